@@ -1,0 +1,28 @@
+// A backend is the system under test: the kernels, the et_slice prim op, and (with
+// the rewrite path) the pass and the planner, each replaceable on its own.
+// Everything a backend does not replace is the reference implementation.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "program/kernel_table.h"
+
+namespace slicefuzz {
+
+struct Backend {
+  std::string name;
+  std::string description;  // one line, shown by `slicefuzz backends`
+  KernelTable kernels;
+  // A deliberately conservative pass: its MISSED_REWRITE findings are counted and
+  // reported, not failed.
+  bool tolerates_missed_rewrite = false;
+  // Promises that the rewrite never grows the arena (MEMORY_REGRESSION otherwise).
+  bool never_grows_arena = false;
+};
+
+// Every registered backend, `reference` first.
+const std::vector<Backend>& all_backends();
+const Backend* find_backend(std::string_view name);
+
+}  // namespace slicefuzz

@@ -1,0 +1,10 @@
+// The slicefuzz verbs. Each returns the process exit code.
+#pragma once
+
+namespace slicefuzz {
+
+int cli_check(int argc, char** argv);
+int cli_gen(int argc, char** argv);
+int cli_backends(int argc, char** argv);
+
+}  // namespace slicefuzz

@@ -1,0 +1,34 @@
+#include "harness/cli_common.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace slicefuzz {
+
+bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> value_flags,
+                  std::set<std::string> bool_flags, CommonOptions& out) {
+  value_flags.insert({"--backend", "--max-bytes"});
+  std::string error;
+  int64_t budget = kDefaultByteBudget;
+  if (!args.parse(argc, argv, value_flags, bool_flags, error) ||
+      !args.get_int("--max-bytes", budget, error)) {
+    std::fprintf(stderr, "slicefuzz: %s\n", error.c_str());
+    return false;
+  }
+  if (budget <= 0) {
+    std::fprintf(stderr, "slicefuzz: --max-bytes must be positive\n");
+    return false;
+  }
+  out.options.byte_budget = budget;
+  // SLICEFUZZ_BACKEND selects the backend where no flag can be passed (fuzz targets).
+  std::string name = args.get("--backend").value_or(
+      std::getenv("SLICEFUZZ_BACKEND") ? std::getenv("SLICEFUZZ_BACKEND") : "reference");
+  out.backend = find_backend(name);
+  if (!out.backend) {
+    std::fprintf(stderr, "slicefuzz: unknown backend '%s' (see `slicefuzz backends`)\n", name.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace slicefuzz

@@ -1,0 +1,22 @@
+// Options every verb takes: --backend NAME, --max-bytes N.
+#pragma once
+#include <set>
+#include <string>
+
+#include "backends/backend.h"
+#include "harness/cli_args.h"
+#include "harness/runner.h"
+
+namespace slicefuzz {
+
+struct CommonOptions {
+  const Backend* backend = nullptr;
+  RunOptions options;
+};
+
+// Parses argv with the verb's own flags plus the common ones; prints the error to
+// stderr and returns false on bad usage.
+bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> value_flags,
+                  std::set<std::string> bool_flags, CommonOptions& out);
+
+}  // namespace slicefuzz

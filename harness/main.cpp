@@ -1,0 +1,39 @@
+// slicefuzz: differential testing of slice_copy -> et_slice against libtorch.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "harness/cli.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: slicefuzz VERB [options]\n"
+    "  check FILE|DIR...              run cases; PASS/FAIL per case, then 'N passed, N failed'\n"
+    "  gen --count N --seed S --out DIR   write generated cases\n"
+    "  backends                       list the systems under test\n"
+    "options for every verb: --backend NAME (default reference), --max-bytes N (per-case\n"
+    "tensor budget, default 67108864)\n";
+
+struct Verb {
+  const char* name;
+  int (*fn)(int, char**);
+};
+constexpr Verb kVerbs[] = {
+    {"check", slicefuzz::cli_check},
+    {"gen", slicefuzz::cli_gen},
+    {"backends", slicefuzz::cli_backends},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  for (const Verb& v : kVerbs)
+    if (!std::strcmp(argv[1], v.name)) return v.fn(argc - 2, argv + 2);
+  std::fprintf(stderr, "slicefuzz: unknown verb '%s'\n%s", argv[1], kUsage);
+  return 2;
+}

@@ -1,0 +1,152 @@
+// The libtorch oracle: the only translation unit besides the adapter that sees ATen.
+// Values are independent tensors (copy semantics). Each value is laid out with the
+// case's dim order by torch itself (empty + permute), never by our stride rule, so
+// the view facts below are an independent check of it.
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "oracles/domain_adapter.h"
+#include "oracles/oracle.h"
+
+namespace slicefuzz {
+
+namespace {
+
+at::ScalarType to_aten(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return at::kBool;
+    case ScalarType::Byte: return at::kByte;
+    case ScalarType::Char: return at::kChar;
+    case ScalarType::Short: return at::kShort;
+    case ScalarType::Int: return at::kInt;
+    case ScalarType::Long: return at::kLong;
+    case ScalarType::Half: return at::kHalf;
+    case ScalarType::BFloat16: return at::kBFloat16;
+    case ScalarType::Float: return at::kFloat;
+    case ScalarType::Double: return at::kDouble;
+  }
+  return at::kFloat;
+}
+
+// A fresh tensor of `sizes` whose memory order is `dim_order` (outermost first).
+at::Tensor empty_with_dim_order(at::IntArrayRef sizes, const std::vector<int>& dim_order,
+                                at::ScalarType dtype) {
+  const size_t r = sizes.size();
+  std::vector<int64_t> permuted(r), inverse(r);
+  for (size_t i = 0; i < r; ++i) {
+    permuted[i] = sizes[dim_order[i]];
+    inverse[dim_order[i]] = static_cast<int64_t>(i);
+  }
+  return at::empty(permuted, at::TensorOptions().dtype(dtype)).permute(inverse);
+}
+
+TensorValue to_value(const at::Tensor& t, ScalarType dtype) {
+  TensorValue v;
+  v.dtype = dtype;
+  v.sizes = t.sizes().vec();
+  at::Tensor c = t.contiguous();
+  v.bytes.resize(c.nbytes());
+  if (c.nbytes()) std::memcpy(v.bytes.data(), c.data_ptr(), c.nbytes());
+  return v;
+}
+
+bool view_is_dense(const at::Tensor& view, const std::vector<int>& dim_order) {
+  if (view.numel() == 0) return true;
+  at::Tensor canonical = empty_with_dim_order(view.sizes(), dim_order, view.scalar_type());
+  for (int64_t j = 0; j < view.dim(); ++j)
+    if (view.size(j) > 1 && view.stride(j) != canonical.stride(j)) return false;
+  return true;
+}
+
+void configure_torch_once() {
+  static std::once_flag once;
+  // Programs are tiny: intra-op threads only cost wake-ups and nondeterminism.
+  std::call_once(once, [] { at::set_num_threads(1); });
+}
+
+}  // namespace
+
+TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
+  configure_torch_once();
+  TorchOracleResult res;
+  PathResult& r = res.path;
+  const at::ScalarType dtype = to_aten(c.dtype);
+  const std::vector<int> dim_order = c.effective_dim_order();
+  std::vector<at::Tensor> values(info.values.size());
+
+  TensorValue input = make_input_value(c.dtype, c.sizes);
+  at::Tensor row_major =
+      at::from_blob(input.bytes.data(), c.sizes, at::TensorOptions().dtype(dtype));
+  values[0] = empty_with_dim_order(c.sizes, dim_order, dtype);
+  values[0].copy_(row_major);
+
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    const Op& op = c.ops[i];
+    const OpInfo& oi = info.ops[i];
+    try {
+      switch (op.kind) {
+        case OpKind::SliceCopy: {
+          const at::Tensor& src = values[oi.src];
+          // Index the size only when torch itself will accept the dim.
+          int64_t size = 0;
+          if (src.dim() > 0 && op.dim >= -src.dim() && op.dim < src.dim())
+            size = src.size(op.dim < 0 ? op.dim + src.dim() : op.dim);
+          TorchSliceArgs a = adapt_slice_args_for_torch(size, op.start, op.end, op.step);
+          c10::optional<int64_t> start, end;
+          if (a.start) start = *a.start;
+          if (a.end) end = *a.end;
+          at::Tensor view = at::slice(src, op.dim, start, end, a.step);
+          TorchSliceView facts;
+          facts.op = static_cast<int>(i);
+          facts.storage_offset = view.storage_offset() - src.storage_offset();
+          facts.sizes = view.sizes().vec();
+          facts.strides = view.strides().vec();
+          facts.dense = view_is_dense(view, dim_order);
+          res.slice_views.push_back(std::move(facts));
+          values[oi.result] = empty_with_dim_order(view.sizes(), dim_order, dtype);
+          values[oi.result].copy_(view);
+          break;
+        }
+        case OpKind::Clone: {
+          const at::Tensor& src = values[oi.src];
+          values[oi.result] = empty_with_dim_order(src.sizes(), dim_order, dtype);
+          values[oi.result].copy_(src);
+          break;
+        }
+        case OpKind::Add:
+          // torch refuses bool + int; slicefuzz defines bool add_ as addition mod 2.
+          if (c.dtype == ScalarType::Bool) {
+            if (op.scalar & 1) values[oi.target].logical_not_();
+          } else {
+            values[oi.target].add_(at::Scalar(op.scalar));
+          }
+          break;
+        case OpKind::Copy:
+          // slicefuzz programs do not broadcast; torch's copy_ would.
+          if (!values[oi.target].sizes().equals(values[oi.src].sizes()))
+            throw std::invalid_argument("copy_: sizes differ (slicefuzz does not broadcast)");
+          values[oi.target].copy_(values[oi.src].clone());
+          break;
+      }
+    } catch (const c10::Error& e) {
+      r.error_op = static_cast<int>(i);
+      r.error_message = e.what_without_backtrace();
+      return res;
+    } catch (const std::exception& e) {
+      r.error_op = static_cast<int>(i);
+      r.error_message = e.what();
+      return res;
+    }
+    if (static_cast<int>(i) == info.failing_op) {
+      r.ran_past_failure = true;
+      return res;
+    }
+  }
+  for (int v : info.outputs) r.outputs.push_back(to_value(values[v], c.dtype));
+  return res;
+}
+
+}  // namespace slicefuzz

@@ -1,0 +1,152 @@
+#include "program/analysis.h"
+
+#include <unordered_map>
+
+#include "kernels/kernel_runtime_context.h"
+#include "kernels/dim_order.h"
+#include "kernels/tensor.h"
+#include "kernels/util/checked_math.h"
+#include "kernels/util/slice_util.h"
+
+namespace slicefuzz {
+
+namespace {
+std::string shape_str(const std::vector<int64_t>& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+bool fail(AnalysisError& err, AnalysisError::Where where, int op, std::string msg) {
+  err.where = where;
+  err.op = op;
+  err.message = std::move(msg);
+  return false;
+}
+
+// Sizes of slice_copy's result, or a reason why the arguments are invalid.
+bool slice_result(const std::vector<int64_t>& in, const Op& op, std::vector<int64_t>& out,
+                  std::string& why) {
+  Tensor meta;
+  meta.rank = static_cast<int>(in.size());
+  why = slice_args_error(meta, op.dim, op.step);
+  if (!why.empty()) return false;
+  int d = *normalize_dim(op.dim, meta.rank);
+  out = in;
+  out[d] = normalize_slice(in[d], op.start, op.end, op.step).length;
+  return true;
+}
+}  // namespace
+
+bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& err) {
+  using W = AnalysisError::Where;
+  info = ProgramInfo{};
+  const int rank = static_cast<int>(c.sizes.size());
+  if (rank > kMaxRank)
+    return fail(err, W::Input, -1, format_msg("rank %d exceeds the maximum of %d", rank, kMaxRank));
+  for (int64_t s : c.sizes)
+    if (s < 0) return fail(err, W::Input, -1, format_msg("size %lld is negative", (long long)s));
+  if (!c.dim_order.empty()) {
+    bool ok = c.dim_order.size() == c.sizes.size();
+    uint8_t order[kMaxRank];
+    for (int i = 0; ok && i < rank; ++i) {
+      ok = c.dim_order[i] >= 0 && c.dim_order[i] < rank;
+      if (ok) order[i] = static_cast<uint8_t>(c.dim_order[i]);
+    }
+    if (!ok || !is_valid_dim_order(order, rank))
+      return fail(err, W::Input, -1,
+                  format_msg("dim_order must be a permutation of 0..%d", rank - 1));
+  }
+  if (c.ops.size() > kMaxOps)
+    return fail(err, W::Op, kMaxOps, format_msg("more than %zu ops", kMaxOps));
+
+  std::unordered_map<std::string, int> index;
+  auto add_value = [&](const std::string& name, int def_op) {
+    index.emplace(name, static_cast<int>(info.values.size()));
+    info.values.push_back(ValueInfo{name, {}, false, def_op});
+  };
+  auto lookup = [&](const std::string& name) {
+    auto it = index.find(name);
+    return it == index.end() ? -1 : it->second;
+  };
+  int64_t total = 0;
+  auto account = [&](ValueInfo& v, std::vector<int64_t> sizes) {
+    auto bytes = checked_numel_bytes(sizes.data(), static_cast<int>(sizes.size()),
+                                     element_size(c.dtype));
+    auto sum = bytes ? checked_add(total, *bytes) : std::nullopt;
+    if (!sum || *sum > budget) return false;
+    total = *sum;
+    v.sizes = std::move(sizes);
+    v.known = true;
+    return true;
+  };
+  auto over_budget = [&](const std::string& what) {
+    return format_msg("%s takes the case's tensors over the byte budget of %lld bytes "
+                      "(change it with --max-bytes)",
+                      what.c_str(), static_cast<long long>(budget));
+  };
+
+  add_value(c.input, -1);
+  if (!account(info.values[0], c.sizes))
+    return fail(err, W::Input, -1, over_budget("input " + shape_str(c.sizes)));
+
+  for (size_t k = 0; k < c.ops.size(); ++k) {
+    const Op& op = c.ops[k];
+    const int ki = static_cast<int>(k);
+    OpInfo oi;
+    auto need = [&](const std::string& name, int& slot) {
+      slot = lookup(name);
+      return slot >= 0;
+    };
+    if (op.kind != OpKind::Add && !need(op.src, oi.src))
+      return fail(err, W::Op, ki, "'" + op.src + "' is not defined before this op");
+    if ((op.kind == OpKind::Add || op.kind == OpKind::Copy) && !need(op.target, oi.target))
+      return fail(err, W::Op, ki, "'" + op.target + "' is not defined before this op");
+    if (op.kind == OpKind::SliceCopy || op.kind == OpKind::Clone) {
+      if (lookup(op.result) >= 0)
+        return fail(err, W::Op, ki, "'" + op.result + "' is already defined");
+      oi.result = static_cast<int>(info.values.size());
+      add_value(op.result, ki);
+    }
+    info.ops.push_back(oi);
+    if (info.failing_op >= 0) continue;  // shapes after a failing op are unknown
+
+    const bool src_known = oi.src < 0 || info.values[oi.src].known;
+    const bool target_known = oi.target < 0 || info.values[oi.target].known;
+    if (!src_known || !target_known) continue;
+    std::string why;
+    std::vector<int64_t> sizes;
+    switch (op.kind) {
+      case OpKind::SliceCopy:
+        if (!slice_result(info.values[oi.src].sizes, op, sizes, why)) break;
+        if (!account(info.values[oi.result], std::move(sizes)))
+          return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
+        break;
+      case OpKind::Clone:
+        if (!account(info.values[oi.result], info.values[oi.src].sizes))
+          return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
+        break;
+      case OpKind::Copy:
+        if (info.values[oi.src].sizes != info.values[oi.target].sizes)
+          why = "copy_: sizes " + shape_str(info.values[oi.src].sizes) + " and " +
+                shape_str(info.values[oi.target].sizes) + " differ";
+        break;
+      case OpKind::Add: break;
+    }
+    if (!why.empty()) {
+      info.failing_op = ki;
+      info.failing_reason = why;
+    }
+  }
+
+  if (c.outputs.empty()) return fail(err, W::Outputs, -1, "at least one output is required");
+  for (const auto& name : c.outputs) {
+    int v = lookup(name);
+    if (v < 0) return fail(err, W::Outputs, -1, "output '" + name + "' is not defined");
+    info.outputs.push_back(v);
+  }
+  info.total_bytes = total;
+  return true;
+}
+
+}  // namespace slicefuzz

@@ -1,0 +1,327 @@
+#include "program/case_format.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <vector>
+
+#include "kernels/tensor.h"
+
+namespace slicefuzz {
+
+namespace {
+
+inline constexpr size_t kMaxLineLength = 4096;
+
+// A cursor over one line, with the line number for error messages.
+class Line {
+ public:
+  Line(std::string_view text, int number) : s_(text), number_(number) {}
+  int number() const { return number_; }
+
+  void skip_space() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\r')) ++pos_;
+  }
+  bool at_end() {
+    skip_space();
+    return pos_ >= s_.size();
+  }
+  bool accept(char c) {
+    skip_space();
+    if (pos_ < s_.size() && s_[pos_] == c) return ++pos_, true;
+    return false;
+  }
+  bool ident(std::string& out) {
+    skip_space();
+    size_t b = pos_;
+    if (pos_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
+      while (pos_ < s_.size() &&
+             (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
+        ++pos_;
+    }
+    out.assign(s_.substr(b, pos_ - b));
+    return pos_ > b;
+  }
+  bool keyword(std::string_view kw) {
+    size_t save = pos_;
+    std::string id;
+    if (ident(id) && id == kw) return true;
+    pos_ = save;
+    return false;
+  }
+  // A decimal int64, sign allowed. `overflow` is set when the digits do not fit.
+  bool integer(int64_t& out, bool& overflow) {
+    skip_space();
+    size_t b = pos_;
+    if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
+    size_t digits = pos_;
+    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    if (pos_ == digits) return pos_ = b, false;
+    std::string tok(s_.substr(b, pos_ - b));
+    errno = 0;
+    char* endp = nullptr;
+    long long v = std::strtoll(tok.c_str(), &endp, 10);
+    overflow = errno == ERANGE;
+    out = v;
+    return true;
+  }
+  std::string_view rest() {
+    skip_space();
+    return s_.substr(pos_);
+  }
+
+ private:
+  std::string_view s_;
+  size_t pos_ = 0;
+  int number_;
+};
+
+struct Parser {
+  std::string_view filename;
+  std::string error;
+
+  bool fail(const Line& l, const std::string& what) {
+    error = std::string(filename) + ":" + std::to_string(l.number()) + ": " + what;
+    return false;
+  }
+  bool expect(Line& l, char c, const char* where) {
+    if (l.accept(c)) return true;
+    std::string got(l.rest().substr(0, 20));
+    return fail(l, std::string("expected '") + c + "' " + where + ", found " +
+                       (got.empty() ? "end of line" : "'" + got + "'"));
+  }
+  bool int_value(Line& l, int64_t& v, const char* what) {
+    bool overflow = false;
+    if (!l.integer(v, overflow)) return fail(l, std::string("expected an integer for ") + what);
+    if (overflow) return fail(l, std::string(what) + " is outside the int64 range");
+    return true;
+  }
+  bool name(Line& l, std::string& out, const char* what) {
+    if (!l.ident(out)) return fail(l, std::string("expected a name for ") + what);
+    if (out == "None") return fail(l, "'None' cannot name a tensor");
+    return true;
+  }
+  bool int_list(Line& l, std::vector<int64_t>& out, const char* what) {
+    if (!expect(l, '[', what)) return false;
+    if (l.accept(']')) return true;
+    do {
+      if (out.size() > static_cast<size_t>(kMaxRank))
+        return fail(l, std::string("too many entries in ") + what + " (rank is at most 16)");
+      int64_t v;
+      if (!int_value(l, v, what)) return false;
+      out.push_back(v);
+    } while (l.accept(','));
+    return expect(l, ']', what);
+  }
+  // `kw=INT` or `kw=None` when allow_none.
+  bool keyword_arg(Line& l, const char* kw, std::optional<int64_t>& out, bool allow_none) {
+    if (!l.keyword(kw)) return fail(l, std::string("expected '") + kw + "='");
+    if (!expect(l, '=', kw)) return false;
+    if (allow_none && l.keyword("None")) return out = std::nullopt, true;
+    int64_t v;
+    if (!int_value(l, v, kw)) return false;
+    out = v;
+    return true;
+  }
+
+  bool input_line(Line& l, Case& c) {
+    if (!name(l, c.input, "the input")) return false;
+    if (!int_list(l, c.sizes, "the input sizes")) return false;
+    if (l.keyword("dim_order")) {
+      if (!expect(l, '=', "after dim_order")) return false;
+      std::vector<int64_t> order;
+      if (!int_list(l, order, "dim_order")) return false;
+      for (int64_t v : order) {
+        if (v < 0 || v >= kMaxRank) return fail(l, "dim_order entries must be in 0..15");
+        c.dim_order.push_back(static_cast<int>(v));
+      }
+    }
+    return true;
+  }
+
+  bool op_line(Line& l, const std::string& first, Case& c) {
+    Op op;
+    if (first == "add_" || first == "copy_") {
+      op.kind = first == "add_" ? OpKind::Add : OpKind::Copy;
+      if (!expect(l, '(', ("after " + first).c_str())) return false;
+      if (!name(l, op.target, "the tensor to mutate")) return false;
+      if (!expect(l, ',', "between arguments")) return false;
+      if (op.kind == OpKind::Add ? !int_value(l, op.scalar, "the scalar")
+                                 : !name(l, op.src, "the source")) return false;
+    } else {
+      op.result = first;
+      if (op.result == "None") return fail(l, "'None' cannot name a tensor");
+      if (!expect(l, '=', "after the result name (ops are NAME = op(...), add_(...), copy_(...))"))
+        return false;
+      std::string fn;
+      if (!l.ident(fn) || (fn != "slice_copy" && fn != "clone"))
+        return fail(l, "expected slice_copy or clone after '='");
+      op.kind = fn == "clone" ? OpKind::Clone : OpKind::SliceCopy;
+      if (!expect(l, '(', ("after " + fn).c_str())) return false;
+      if (!name(l, op.src, "the source")) return false;
+      if (op.kind == OpKind::SliceCopy) {
+        std::optional<int64_t> dim, step;
+        if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", dim, false)) return false;
+        if (!expect(l, ',', "before start=") || !keyword_arg(l, "start", op.start, true)) return false;
+        if (!expect(l, ',', "before end=") || !keyword_arg(l, "end", op.end, true)) return false;
+        if (!expect(l, ',', "before step=") || !keyword_arg(l, "step", step, false)) return false;
+        op.dim = *dim;
+        op.step = *step;
+      }
+    }
+    if (!expect(l, ')', "to close the op")) return false;
+    c.ops.push_back(std::move(op));
+    return true;
+  }
+
+  bool output_line(Line& l, Case& c) {
+    do {
+      std::string n;
+      if (!name(l, n, "an output")) return false;
+      c.outputs.push_back(n);
+    } while (l.accept(','));
+    return true;
+  }
+};
+
+std::string opt_str(const std::optional<int64_t>& v) {
+  return v ? std::to_string(*v) : "None";
+}
+
+}  // namespace
+
+void canonicalize(Case& c) {
+  bool identity = c.dim_order.size() == c.sizes.size();
+  for (size_t i = 0; identity && i < c.dim_order.size(); ++i)
+    identity = c.dim_order[i] == static_cast<int>(i);
+  if (identity) c.dim_order.clear();
+}
+
+ParseResult parse_case(std::string_view text, std::string_view filename, int64_t budget) {
+  ParseResult r;
+  Parser p{filename, {}};
+  enum Stage { kHeader, kDtype, kInput, kBody, kDone } stage = kHeader;
+  std::vector<int> op_lines;
+  int output_line = 0, input_line = 0, last_line = 0;
+  auto done = [&](bool ok) {
+    r.ok = ok;
+    if (!ok) r.error = p.error;
+    return r;
+  };
+
+  size_t pos = 0;
+  for (int number = 1; pos < text.size() || stage != kDone; ++number) {
+    if (pos >= text.size()) {
+      Line eof("", number);
+      const char* missing = stage == kHeader ? "the header 'slicefuzz-case 1'"
+                            : stage == kDtype ? "'dtype NAME'"
+                            : stage == kInput ? "'input NAME [SIZES]'"
+                                              : "an 'output NAME, ...' line";
+      p.fail(eof, std::string("unexpected end of file: expected ") + missing);
+      return done(false);
+    }
+    size_t nl = text.find('\n', pos);
+    std::string_view raw = text.substr(pos, nl == std::string_view::npos ? text.size() - pos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    last_line = number;
+    Line l(raw.substr(0, raw.find('#')), number);
+    if (raw.size() > kMaxLineLength) return done(p.fail(l, "line longer than 4096 characters"));
+    if (raw.find('\0') != std::string_view::npos) return done(p.fail(l, "NUL byte in a text file"));
+    if (l.at_end()) continue;
+
+    if (stage == kDone) return done(p.fail(l, "nothing may follow the output line"));
+    if (stage == kHeader) {
+      int64_t version;
+      bool overflow = false;
+      if (!l.keyword("slicefuzz-case") && !(l.keyword("slicefuzz") && l.accept('-') && l.keyword("case")))
+        return done(p.fail(l, "expected the header 'slicefuzz-case 1'"));
+      if (!l.integer(version, overflow) || overflow)
+        return done(p.fail(l, "expected a format version after 'slicefuzz-case'"));
+      if (version != 1)
+        return done(p.fail(l, "format version " + std::to_string(version) +
+                                  " is not supported (this build reads version 1)"));
+      stage = kDtype;
+    } else if (stage == kDtype) {
+      std::string name;
+      if (!l.keyword("dtype")) return done(p.fail(l, "expected 'dtype NAME'"));
+      l.ident(name);
+      auto t = parse_scalar_type(name);
+      if (!t)
+        return done(p.fail(l, "unknown dtype '" + name + "' (expected one of bool uint8 int8 "
+                                  "int16 int32 int64 float16 bfloat16 float32 float64)"));
+      r.c.dtype = *t;
+      stage = kInput;
+    } else if (stage == kInput) {
+      if (!l.keyword("input")) return done(p.fail(l, "expected 'input NAME [SIZES]'"));
+      if (!p.input_line(l, r.c)) return done(false);
+      input_line = number;
+      stage = kBody;
+    } else {
+      std::string first;
+      if (!l.ident(first)) return done(p.fail(l, "expected an op or 'output NAME, ...'"));
+      if (first == "output") {
+        if (!p.output_line(l, r.c)) return done(false);
+        output_line = number;
+        stage = kDone;
+      } else {
+        if (r.c.ops.size() >= kMaxOps)
+          return done(p.fail(l, "too many ops (at most " + std::to_string(kMaxOps) + ")"));
+        if (!p.op_line(l, first, r.c)) return done(false);
+        op_lines.push_back(number);
+      }
+    }
+    if (!l.at_end()) {
+      std::string extra(l.rest().substr(0, 20));
+      return done(p.fail(l, "unexpected '" + extra + "' at the end of the line"));
+    }
+  }
+  (void)last_line;
+
+  canonicalize(r.c);
+  AnalysisError err;
+  if (!analyze(r.c, budget, r.info, err)) {
+    int line = err.where == AnalysisError::Where::Input ? input_line
+               : err.where == AnalysisError::Where::Outputs
+                   ? output_line
+                   : op_lines[std::min<size_t>(err.op, op_lines.size() - 1)];
+    p.fail(Line("", line), err.message);
+    return done(false);
+  }
+  return done(true);
+}
+
+std::string print_op(const Op& op) {
+  switch (op.kind) {
+    case OpKind::SliceCopy:
+      return op.result + " = slice_copy(" + op.src + ", dim=" + std::to_string(op.dim) +
+             ", start=" + opt_str(op.start) + ", end=" + opt_str(op.end) +
+             ", step=" + std::to_string(op.step) + ")";
+    case OpKind::Clone: return op.result + " = clone(" + op.src + ")";
+    case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
+    case OpKind::Copy: return "copy_(" + op.target + ", " + op.src + ")";
+  }
+  return {};
+}
+
+std::string print_case(const Case& c) {
+  std::string s = "slicefuzz-case 1\ndtype ";
+  s += scalar_type_name(c.dtype);
+  s += "\ninput " + c.input + " [";
+  for (size_t i = 0; i < c.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(c.sizes[i]);
+  s += "]";
+  Case canon = c;
+  canonicalize(canon);
+  if (!canon.dim_order.empty()) {
+    s += " dim_order=[";
+    for (size_t i = 0; i < canon.dim_order.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(canon.dim_order[i]);
+    s += "]";
+  }
+  s += "\n";
+  for (const Op& op : c.ops) s += print_op(op) + "\n";
+  s += "output ";
+  for (size_t i = 0; i < c.outputs.size(); ++i) s += (i ? ", " : "") + c.outputs[i];
+  return s + "\n";
+}
+
+}  // namespace slicefuzz
