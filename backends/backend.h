@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "program/kernel_table.h"
+#include "program/memory_planner.h"
+#include "program/rewrite_pass.h"
 
 namespace slicefuzz {
 
@@ -14,6 +16,8 @@ struct Backend {
   std::string name;
   std::string description;  // one line, shown by `slicefuzz backends`
   KernelTable kernels;
+  decltype(&replace_slice_copy_with_slice) pass = &replace_slice_copy_with_slice;
+  decltype(&plan_memory) planner = &plan_memory;
   // A deliberately conservative pass: its MISSED_REWRITE findings are counted and
   // reported, not failed.
   bool tolerates_missed_rewrite = false;

@@ -30,7 +30,7 @@ int cli_check(int argc, char** argv) {
   std::vector<std::string> missing;
   std::vector<std::string> files = collect_case_files(args.positional(), missing);
   int passed = 0, failed = 0;
-  int64_t slices = 0;
+  int64_t slices = 0, rewritten = 0, arena = 0, copy_arena = 0;
   for (const std::string& m : missing) {
     print_fail(m, FindingKind::PARSE_ERROR, m + ": no such file or directory");
     ++failed;
@@ -51,6 +51,9 @@ int cli_check(int argc, char** argv) {
     }
     CaseReport report = run_case(parsed.c, parsed.info, *common.backend, common.options);
     slices += report.slices;
+    rewritten += report.rewritten;
+    arena += report.arena_bytes;
+    copy_arena += report.copy_arena_bytes;
     if (const Finding* f = report.first_failure()) {
       print_fail(file, f->kind, f->path + " path: " + f->message);
       ++failed;
@@ -62,9 +65,12 @@ int cli_check(int argc, char** argv) {
   }
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("backend %s: %zu cases in %.2f s (%.0f cases/s), %lld slices\n",
+  std::printf("backend %s: %zu cases in %.2f s (%.0f cases/s); %lld slices, %lld rewritten "
+              "to et_slice (%.1f%%); arena bytes %lld with the rewrite, %lld copy-only\n",
               common.backend->name.c_str(), files.size(), secs,
-              secs > 0 ? files.size() / secs : 0.0, static_cast<long long>(slices));
+              secs > 0 ? files.size() / secs : 0.0, static_cast<long long>(slices),
+              static_cast<long long>(rewritten), slices ? 100.0 * rewritten / slices : 0.0,
+              static_cast<long long>(arena), static_cast<long long>(copy_arena));
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

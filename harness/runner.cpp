@@ -1,7 +1,9 @@
 #include "harness/runner.h"
 
 #include "kernels/util/element_ops.h"
+#include "oracles/eligibility.h"
 #include "oracles/oracle.h"
+#include "program/arena_executor.h"
 #include "program/case_format.h"
 #include "program/copy_executor.h"
 
@@ -98,6 +100,63 @@ const Finding* CaseReport::first_failure() const {
   return nullptr;
 }
 
+namespace {
+
+// UNSOUND_REWRITE / MISSED_REWRITE: the pass against the independent judgement.
+void compare_decisions(const Case& c, const RewritePlan& rewrite,
+                       const std::vector<EligibilityVerdict>& verdicts, const Backend& backend,
+                       CaseReport& report) {
+  for (const EligibilityVerdict& v : verdicts) {
+    const SliceDecision* d = rewrite.decision_for_op(v.op);
+    const bool aliased = d && d->alias;
+    if (aliased && !v.eligible)
+      report.findings.push_back(finding(
+          FindingKind::UNSOUND_REWRITE, "rewrite", v.op,
+          op_label(c, v.op) + " was rewritten to et_slice (pass: " + d->reason +
+              ") but it must stay a copy: " + v.reason));
+    else if (!aliased && v.eligible) {
+      Finding f = finding(FindingKind::MISSED_REWRITE, "rewrite", v.op,
+                          op_label(c, v.op) + " could be an et_slice (dense, no output, no "
+                          "mutation hazard) but the pass kept the copy: " +
+                              (d ? d->reason : std::string("no decision")));
+      f.tolerated = backend.tolerates_missed_rewrite;
+      report.findings.push_back(f);
+    }
+  }
+}
+
+// ALIAS_VIOLATION: each executed et_slice against torch's view of the same chain.
+void compare_aliases(const Case& c, const ProgramInfo& info, const TorchOracleResult& torch,
+                     const RewritePlan& rewrite, const std::vector<AliasRecord>& aliases,
+                     CaseReport& report) {
+  const int64_t es = static_cast<int64_t>(element_size(c.dtype));
+  std::vector<int64_t> torch_delta(info.values.size(), 0);
+  for (const TorchSliceView& view : torch.slice_views) {
+    const OpInfo& oi = info.ops[view.op];
+    if (oi.result < static_cast<int>(rewrite.root.size()) && rewrite.is_alias(oi.result))
+      torch_delta[oi.result] = torch_delta[oi.src] + view.storage_offset * es;
+  }
+  for (const AliasRecord& a : aliases) {
+    const std::string& y = info.values[a.value].name;
+    const std::string& root = info.values[a.root].name;
+    std::string why;
+    if (a.delta_bytes < 0 || a.delta_bytes + a.nbytes > a.root_nbytes)
+      why = "its bytes [" + std::to_string(a.delta_bytes) + ", " +
+            std::to_string(a.delta_bytes + a.nbytes) + ") leave root '" + root + "' (" +
+            std::to_string(a.root_nbytes) + " bytes)";
+    else if (a.nbytes > 0 && a.delta_bytes != torch_delta[a.value])
+      why = "it starts " + std::to_string(a.delta_bytes) + " bytes into root '" + root +
+            "' but torch's view starts at " + std::to_string(torch_delta[a.value]) +
+            " bytes (storage offset " + std::to_string(torch_delta[a.value] / es) + " elements)";
+    if (!why.empty())
+      report.findings.push_back(finding(FindingKind::ALIAS_VIOLATION, "rewrite", a.op,
+                                        op_label(c, a.op) + ": et_slice made '" + y +
+                                            "' an alias, but " + why));
+  }
+}
+
+}  // namespace
+
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
                     const RunOptions& options) {
   CaseReport report;
@@ -119,22 +178,62 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
     return report;
   }
 
+  // The rewrite path: decisions, plan, then execution on the poisoned arena.
+  RewritePlan rewrite = backend.pass(c, info);
+  for (const SliceDecision& d : rewrite.decisions) {
+    report.rewritten += d.alias;
+    report.reasons.push_back(d.reason);
+  }
+  compare_decisions(c, rewrite, judge_eligibility(c, info, torch.slice_views), backend, report);
+  if (report.failed()) return report;  // never execute a plan known to be unsound
+
+  MemoryPlan plan = backend.planner(c, info, rewrite);
+  MemoryPlan copy_plan = backend.planner(c, info, copy_only_plan(c, info));
+  report.arena_bytes = plan.arena_bytes;
+  report.copy_arena_bytes = copy_plan.arena_bytes;
+  std::string violation = check_plan(c, info, rewrite, plan);
+  if (!violation.empty()) {
+    report.findings.push_back(finding(FindingKind::PLAN_VIOLATION, "rewrite", -1, violation));
+    return report;
+  }
+  if (backend.never_grows_arena && plan.arena_bytes > copy_plan.arena_bytes)
+    report.findings.push_back(finding(
+        FindingKind::MEMORY_REGRESSION, "rewrite", -1,
+        "the rewrite grew the arena from " + std::to_string(copy_plan.arena_bytes) + " to " +
+            std::to_string(plan.arena_bytes) + " bytes (aliases keep their roots alive longer)"));
+
+  RewritePathResult rw = run_rewrite_path(c, info, rewrite, plan, backend.kernels);
+  if (auto f = compare_paths(c, info, torch.path, "torch", rw.path, "rewrite",
+                             FindingKind::VALUE_MISMATCH, "")) {
+    report.findings.push_back(*f);
+    return report;
+  }
+  compare_aliases(c, info, torch, rewrite, rw.aliases, report);
+  if (report.failed()) return report;
+
   if (options.provenance_shadow && !fill_is_distinct(c.dtype, numel_of(c.sizes))) {
     Case shadow = c;
     shadow.dtype = ScalarType::Long;
-    ProgramInfo shadow_info;
+    ProgramInfo si;
     AnalysisError err;
     // The shadow holds 8-byte elements; give it the budget that implies.
-    if (analyze(shadow, options.byte_budget * 8, shadow_info, err)) {
-      TorchOracleResult st = run_torch_oracle(shadow, shadow_info);
-      PathResult sc = run_copy_path(shadow, shadow_info, backend.kernels);
-      if (auto f = compare_paths(shadow, shadow_info, st.path, "torch", sc, "copy",
-                                 FindingKind::VALUE_MISMATCH,
-                                 " in the int64 provenance shadow, where each input element "
-                                 "holds its own row-major index (plus any add_): the element "
-                                 "came from the wrong place")) {
+    if (analyze(shadow, options.byte_budget * 8, si, err)) {
+      const char* note =
+          " in the int64 provenance shadow, where each input element holds its own "
+          "row-major index (plus any add_): the element came from the wrong place";
+      TorchOracleResult st = run_torch_oracle(shadow, si);
+      if (auto f = compare_paths(shadow, si, st.path, "torch", run_copy_path(shadow, si, backend.kernels),
+                                 "copy", FindingKind::VALUE_MISMATCH, note)) {
         report.findings.push_back(*f);
         return report;
+      }
+      RewritePlan srw = backend.pass(shadow, si);
+      MemoryPlan splan = backend.planner(shadow, si, srw);
+      if (check_plan(shadow, si, srw, splan).empty()) {
+        RewritePathResult srun = run_rewrite_path(shadow, si, srw, splan, backend.kernels);
+        if (auto f = compare_paths(shadow, si, st.path, "torch", srun.path, "rewrite",
+                                   FindingKind::VALUE_MISMATCH, note))
+          report.findings.push_back(*f);
       }
     }
   }

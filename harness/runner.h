@@ -1,6 +1,10 @@
 // The differential runner: one case through every path, compared.
 //   torch oracle  vs  naive reference   -> ORACLE_DISAGREEMENT (then nothing else)
 //   torch oracle  vs  copy path         -> ERROR_MISMATCH, VALUE_MISMATCH
+//   pass decisions vs independent eligibility -> UNSOUND_REWRITE, MISSED_REWRITE
+//   memory plan invariants              -> PLAN_VIOLATION (MEMORY_REGRESSION opt-in)
+//   torch oracle  vs  rewrite path      -> ERROR_MISMATCH, VALUE_MISMATCH
+//   et_slice pointers vs torch views    -> ALIAS_VIOLATION
 // plus an int64 provenance shadow of the program for dtypes whose fill repeats
 // values, so a misplaced element is caught even in bool or int8.
 #pragma once
@@ -20,8 +24,12 @@ struct RunOptions {
 };
 
 struct CaseReport {
-  std::vector<Finding> findings;  // failing findings first, tolerated ones after
-  int slices = 0;                 // slice_copy ops executed
+  std::vector<Finding> findings;  // in the order found; see first_failure()
+  int slices = 0;                 // slice_copy ops in the program
+  int rewritten = 0;              // of those, turned into et_slice by the pass
+  int64_t arena_bytes = 0;        // the rewrite path's arena
+  int64_t copy_arena_bytes = 0;   // the same program planned without aliases
+  std::vector<std::string> reasons;  // each slice decision's reason, in op order
   bool failed() const;
   const Finding* first_failure() const;
 };

@@ -1,0 +1,25 @@
+// An eligibility judgement independent of the rewrite pass: density comes from
+// torch's view strides (TorchSliceView::dense), hazards from a deliberately
+// simple, quadratic scan of the program. It calls none of the pass's code, so a
+// disagreement means one of the two is wrong.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "oracles/oracle.h"
+#include "program/analysis.h"
+#include "program/case.h"
+
+namespace slicefuzz {
+
+struct EligibilityVerdict {
+  int op = -1;
+  bool eligible = false;
+  std::string reason;  // why not (or "eligible")
+};
+
+// One verdict per slice_copy that ran in torch (in op order).
+std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramInfo& info,
+                                                  const std::vector<TorchSliceView>& views);
+
+}  // namespace slicefuzz

@@ -1,0 +1,38 @@
+// The rewrite path's executor: one arena laid out by the memory plan; et_slice
+// through the prim op, every other op through the kernels. Under ASan every arena
+// byte not owned by a live tensor is poisoned: a region is unpoisoned when its
+// tensor is defined and poisoned again after the last use of the root and all its
+// aliases, so an alias reading outside its root or after a lifetime ended aborts.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "program/analysis.h"
+#include "program/case.h"
+#include "program/kernel_table.h"
+#include "program/memory_planner.h"
+#include "program/path_result.h"
+#include "program/rewrite_pass.h"
+
+namespace slicefuzz {
+
+// What et_slice actually did for one rewritten slice.
+struct AliasRecord {
+  int op = -1;
+  int value = -1;
+  int root = -1;
+  int64_t delta_bytes = 0;  // out.data - root's data, as executed
+  int64_t nbytes = 0;
+  int64_t root_nbytes = 0;
+};
+
+struct RewritePathResult {
+  PathResult path;
+  std::vector<AliasRecord> aliases;
+};
+
+RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
+                                   const RewritePlan& rewrite, const MemoryPlan& plan,
+                                   const KernelTable& kernels);
+
+}  // namespace slicefuzz

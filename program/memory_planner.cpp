@@ -1,0 +1,124 @@
+#include "program/memory_planner.h"
+
+#include <algorithm>
+
+#include "kernels/kernel_runtime_context.h"
+#include "program/copy_executor.h"
+
+namespace slicefuzz {
+
+namespace {
+
+int64_t align_up(int64_t v) { return (v + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
+
+bool lifetimes_overlap(const TensorPlacement& a, const TensorPlacement& b) {
+  return a.first_step <= b.last_step && b.first_step <= a.last_step;
+}
+
+bool bytes_overlap(const TensorPlacement& a, const TensorPlacement& b) {
+  return a.nbytes > 0 && b.nbytes > 0 && a.offset < b.offset + b.nbytes &&
+         b.offset < a.offset + a.nbytes;
+}
+
+// Values that exist in this run: defined before the failing op (if any).
+int values_that_run(const ProgramInfo& info) {
+  int n = 0;
+  for (const ValueInfo& v : info.values) n += v.known;
+  return n;
+}
+
+}  // namespace
+
+MemoryPlan plan_memory(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite) {
+  MemoryPlan plan;
+  const int ops_run = info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
+  plan.end_step = ops_run + 1;
+  const int nv = values_that_run(info);
+  const std::vector<int> last_use = last_direct_use(c, info);
+  plan.tensors.resize(nv);
+  for (int v = 0; v < nv; ++v) {
+    TensorPlacement& t = plan.tensors[v];
+    t.value = v;
+    t.root = rewrite.root[v];
+    t.nbytes = value_meta(c, info.values[v].sizes).nbytes();
+    t.first_step = info.values[v].def_op + 1;
+    t.own_last_step = std::max(t.first_step, last_use[v] + 1);
+    t.last_step = t.own_last_step;
+  }
+  for (int v : info.outputs)
+    if (v < nv) plan.tensors[v].own_last_step = plan.tensors[v].last_step = plan.end_step;
+  // A root lives as long as its longest-lived alias.
+  for (int v = 0; v < nv; ++v) {
+    TensorPlacement& root = plan.tensors[plan.tensors[v].root];
+    root.last_step = std::max(root.last_step, plan.tensors[v].last_step);
+  }
+
+  std::vector<int> order;
+  for (int v = 0; v < nv; ++v)
+    if (!rewrite.is_alias(v)) order.push_back(v);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return plan.tensors[a].nbytes > plan.tensors[b].nbytes;
+  });
+  std::vector<int> placed;
+  for (int v : order) {
+    TensorPlacement& t = plan.tensors[v];
+    // Candidate offsets: 0 and the aligned end of every placed, co-live tensor.
+    std::vector<int64_t> candidates{0};
+    for (int p : placed)
+      if (lifetimes_overlap(t, plan.tensors[p]))
+        candidates.push_back(align_up(plan.tensors[p].offset + plan.tensors[p].nbytes));
+    std::sort(candidates.begin(), candidates.end());
+    for (int64_t off : candidates) {
+      t.offset = off;
+      bool fits = std::none_of(placed.begin(), placed.end(), [&](int p) {
+        return lifetimes_overlap(t, plan.tensors[p]) && bytes_overlap(t, plan.tensors[p]);
+      });
+      if (fits) break;
+    }
+    placed.push_back(v);
+    plan.arena_bytes = std::max(plan.arena_bytes, align_up(t.offset + t.nbytes));
+  }
+  for (int v = 0; v < nv; ++v)
+    if (rewrite.is_alias(v))
+      plan.tensors[v].offset = plan.tensors[plan.tensors[v].root].offset + rewrite.delta_bytes[v];
+  return plan;
+}
+
+std::string check_plan(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
+                       const MemoryPlan& plan) {
+  const int nv = static_cast<int>(plan.tensors.size());
+  for (int a = 0; a < nv; ++a) {
+    const TensorPlacement& ta = plan.tensors[a];
+    if (rewrite.is_alias(a)) {
+      const TensorPlacement& root = plan.tensors[ta.root];
+      if (ta.offset < root.offset || ta.offset + ta.nbytes > root.offset + root.nbytes)
+        return format_msg("alias '%s' [%lld, %lld) lies outside its root '%s' [%lld, %lld)",
+                          info.values[a].name.c_str(), (long long)ta.offset,
+                          (long long)(ta.offset + ta.nbytes), info.values[ta.root].name.c_str(),
+                          (long long)root.offset, (long long)(root.offset + root.nbytes));
+      if (root.last_step < ta.last_step)
+        return format_msg("root '%s' dies at step %d but its alias '%s' is read until step %d",
+                          info.values[ta.root].name.c_str(), root.last_step,
+                          info.values[a].name.c_str(), ta.last_step);
+      continue;
+    }
+    if (ta.offset < 0 || ta.offset + ta.nbytes > plan.arena_bytes)
+      return format_msg("'%s' [%lld, %lld) lies outside the %lld-byte arena",
+                        info.values[a].name.c_str(), (long long)ta.offset,
+                        (long long)(ta.offset + ta.nbytes), (long long)plan.arena_bytes);
+    for (int b = a + 1; b < nv; ++b) {
+      const TensorPlacement& tb = plan.tensors[b];
+      if (rewrite.is_alias(b) || !lifetimes_overlap(ta, tb) || !bytes_overlap(ta, tb)) continue;
+      return format_msg("'%s' [%lld, %lld) and '%s' [%lld, %lld) overlap in bytes while both "
+                        "live (steps %d..%d and %d..%d)",
+                        info.values[a].name.c_str(), (long long)ta.offset,
+                        (long long)(ta.offset + ta.nbytes), info.values[b].name.c_str(),
+                        (long long)tb.offset, (long long)(tb.offset + tb.nbytes), ta.first_step,
+                        ta.last_step, tb.first_step, tb.last_step);
+    }
+  }
+  (void)c;
+  return {};
+}
+
+}  // namespace slicefuzz

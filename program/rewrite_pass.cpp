@@ -1,0 +1,134 @@
+#include "program/rewrite_pass.h"
+
+#include <algorithm>
+
+#include "kernels/kernel_runtime_context.h"
+#include "kernels/util/slice_util.h"
+#include "program/case_format.h"
+#include "program/copy_executor.h"
+
+namespace slicefuzz {
+
+const SliceDecision* RewritePlan::decision_for_op(int op) const {
+  for (const SliceDecision& d : decisions)
+    if (d.op == op) return &d;
+  return nullptr;
+}
+
+namespace {
+
+int ops_that_run(const Case& c, const ProgramInfo& info) {
+  return info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
+}
+
+std::string dims_string(const std::vector<int>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// Rule 1, with the reason in words.
+bool dense_reason(const Case& c, const ValueInfo& src, const Op& op, std::string& reason) {
+  Tensor meta = value_meta(c, src.sizes);
+  const int d = *normalize_dim(op.dim, meta.rank);
+  const SliceRange r = normalize_slice(meta.sizes[d], op.start, op.end, op.step);
+  const std::string order = dims_string(c.effective_dim_order());
+  if (slice_is_dense(meta.sizes, meta.dim_order, meta.rank, d, r)) {
+    reason = format_msg("dense in dim order %s (dim %d: start %lld, %lld of %lld elements, step %lld)",
+                        order.c_str(), d, (long long)r.start, (long long)r.length,
+                        (long long)meta.sizes[d], (long long)r.step);
+    return true;
+  }
+  if (r.step != 1 && r.length != 1)
+    reason = format_msg("not dense: step %lld on dim %d leaves gaps between the %lld elements",
+                        (long long)r.step, d, (long long)r.length);
+  else
+    reason = format_msg("not dense: keeps %lld of %lld elements of dim %d, and a dim before it "
+                        "in dim order %s has size > 1, so the elements are not one block",
+                        (long long)r.length, (long long)meta.sizes[d], d, order.c_str());
+  return false;
+}
+
+}  // namespace
+
+std::vector<int> last_direct_use(const Case& c, const ProgramInfo& info) {
+  std::vector<int> last(info.values.size(), -1);
+  for (int k = 0; k < ops_that_run(c, info); ++k) {
+    const OpInfo& oi = info.ops[k];
+    if (oi.src >= 0) last[oi.src] = k;
+    if (oi.target >= 0) last[oi.target] = k;
+  }
+  return last;
+}
+
+RewritePlan copy_only_plan(const Case& c, const ProgramInfo& info) {
+  RewritePlan plan;
+  plan.root.resize(info.values.size());
+  for (size_t v = 0; v < info.values.size(); ++v) plan.root[v] = static_cast<int>(v);
+  plan.delta_bytes.assign(info.values.size(), 0);
+  for (int k = 0; k < ops_that_run(c, info); ++k)
+    if (c.ops[k].kind == OpKind::SliceCopy)
+      plan.decisions.push_back({k, info.ops[k].result, false, "copy-only plan"});
+  return plan;
+}
+
+RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info) {
+  RewritePlan plan = copy_only_plan(c, info);
+  plan.decisions.clear();
+  const int n = ops_that_run(c, info);
+  const std::vector<int> last_use = last_direct_use(c, info);
+  std::vector<bool> is_output(info.values.size(), false);
+  for (int v : info.outputs) is_output[v] = true;
+  // mutations[v]: the ops that mutate v in place.
+  std::vector<std::vector<int>> mutations(info.values.size());
+  for (int k = 0; k < n; ++k)
+    if (info.ops[k].target >= 0) mutations[info.ops[k].target].push_back(k);
+
+  for (int k = 0; k < n; ++k) {
+    const Op& op = c.ops[k];
+    if (op.kind != OpKind::SliceCopy) continue;
+    const OpInfo& oi = info.ops[k];
+    SliceDecision d{k, oi.result, false, ""};
+    const int root = plan.root[oi.src];
+    const std::string& y = op.result;
+    if (!dense_reason(c, info.values[oi.src], op, d.reason)) {
+      // rule 1 failed; the reason says why
+    } else if (is_output[oi.result]) {
+      d.reason = "'" + y + "' is a program output: the runtime may repoint output buffers";
+    } else if (!mutations[oi.result].empty()) {
+      const int m = mutations[oi.result].front();
+      d.reason = "'" + y + "' is mutated in place by op " + std::to_string(m) + " `" +
+                 print_op(c.ops[m]) + "`; as an alias the write would reach '" +
+                 info.values[root].name + "'";
+    } else {
+      // Rule 4. Aliases of y are decided later and check their own reads against
+      // the same root, so y's own reads are what matter here.
+      const int reads_until = last_use[oi.result];
+      auto hazard = std::find_if(mutations[root].begin(), mutations[root].end(),
+                                 [&](int m) { return m > k && m <= reads_until; });
+      if (hazard != mutations[root].end()) {
+        d.reason = "root '" + info.values[root].name + "' is mutated by op " +
+                   std::to_string(*hazard) + " `" + print_op(c.ops[*hazard]) + "` while '" + y +
+                   "' is still read (until op " + std::to_string(reads_until) +
+                   "); the copy took a snapshot, an alias would see the write";
+      } else {
+        // Rule 5 holds by construction: every value of a case shares its dtype and
+        // dim order (slice_copy and clone preserve both).
+        d.alias = true;
+        Tensor src = value_meta(c, info.values[oi.src].sizes);
+        const int dim = *normalize_dim(op.dim, src.rank);
+        const SliceRange r = normalize_slice(src.sizes[dim], op.start, op.end, op.step);
+        plan.root[oi.result] = root;
+        plan.delta_bytes[oi.result] =
+            plan.delta_bytes[oi.src] +
+            slice_alias_offset_elems(src, dim, r) * static_cast<int64_t>(src.element_size());
+        d.reason = "et_slice of '" + info.values[root].name + "' at byte offset " +
+                   std::to_string(plan.delta_bytes[oi.result]) + ": " + d.reason;
+      }
+    }
+    plan.decisions.push_back(std::move(d));
+  }
+  return plan;
+}
+
+}  // namespace slicefuzz

@@ -1,0 +1,48 @@
+// ReplaceSliceCopyWithSlice: the rewrite under test. Turns `y = slice_copy(x, ...)`
+// into `y = et_slice(x, ...)` exactly when the five rules of DESIGN section 2 hold:
+//   1. the slice is dense in x's dim order (static shapes);
+//   2. y is not a program output;
+//   3. neither y nor anything aliasing y is mutated in place;
+//   4. the root storage under x is not mutated while y, or an alias of y, is still
+//      to be read;
+//   5. x and y agree in dtype and dim order.
+// Chains compose: an alias of an alias resolves to the root storage with summed
+// byte offsets. Every decision carries a human-readable reason.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "program/analysis.h"
+#include "program/case.h"
+
+namespace slicefuzz {
+
+struct SliceDecision {
+  int op = -1;          // the slice_copy op
+  int value = -1;       // the value it defines
+  bool alias = false;   // true: et_slice; false: stays slice_copy
+  std::string reason;
+};
+
+struct RewritePlan {
+  std::vector<SliceDecision> decisions;  // one per slice_copy that runs
+  // Per value: the storage it lives in. A non-alias value is its own root with
+  // delta 0; an alias points at its root and the byte offset of its first element.
+  std::vector<int> root;
+  std::vector<int64_t> delta_bytes;
+  bool is_alias(int value) const { return root[value] != value; }
+  const SliceDecision* decision_for_op(int op) const;
+};
+
+// Values at and after ProgramInfo::failing_op never run and are not decided.
+RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info);
+
+// A plan with no aliases: what the copy path runs (and the copy-only arena).
+RewritePlan copy_only_plan(const Case& c, const ProgramInfo& info);
+
+// The last op that uses each value directly (reads it or mutates it in place);
+// -1 when never used by an op. Outputs are additionally read at the end.
+std::vector<int> last_direct_use(const Case& c, const ProgramInfo& info);
+
+}  // namespace slicefuzz
