@@ -7,11 +7,13 @@ namespace slicefuzz {
 
 bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> value_flags,
                   std::set<std::string> bool_flags, CommonOptions& out) {
-  value_flags.insert({"--backend", "--max-bytes"});
+  value_flags.insert({"--backend", "--max-bytes", "--jobs", "--timeout"});
+  bool_flags.insert("--no-isolate");
   std::string error;
-  int64_t budget = kDefaultByteBudget;
+  int64_t budget = kDefaultByteBudget, jobs = 1, timeout = 30;
   if (!args.parse(argc, argv, value_flags, bool_flags, error) ||
-      !args.get_int("--max-bytes", budget, error)) {
+      !args.get_int("--max-bytes", budget, error) || !args.get_int("--jobs", jobs, error) ||
+      !args.get_int("--timeout", timeout, error)) {
     std::fprintf(stderr, "slicefuzz: %s\n", error.c_str());
     return false;
   }
@@ -19,7 +21,14 @@ bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> va
     std::fprintf(stderr, "slicefuzz: --max-bytes must be positive\n");
     return false;
   }
+  if (jobs < 1 || jobs > 256 || timeout < 1) {
+    std::fprintf(stderr, "slicefuzz: --jobs must be 1..256 and --timeout at least 1 second\n");
+    return false;
+  }
   out.options.byte_budget = budget;
+  out.isolation.jobs = static_cast<int>(jobs);
+  out.isolation.timeout_s = static_cast<double>(timeout);
+  out.isolation.isolate = !args.has("--no-isolate");
   // SLICEFUZZ_BACKEND selects the backend where no flag can be passed (fuzz targets).
   std::string name = args.get("--backend").value_or(
       std::getenv("SLICEFUZZ_BACKEND") ? std::getenv("SLICEFUZZ_BACKEND") : "reference");

@@ -1,10 +1,12 @@
-// Options every verb takes: --backend NAME, --max-bytes N.
+// Options every verb takes: --backend NAME, --max-bytes N, --jobs N, --timeout S,
+// --no-isolate.
 #pragma once
 #include <set>
 #include <string>
 
 #include "backends/backend.h"
 #include "harness/cli_args.h"
+#include "harness/isolation.h"
 #include "harness/runner.h"
 
 namespace slicefuzz {
@@ -12,6 +14,7 @@ namespace slicefuzz {
 struct CommonOptions {
   const Backend* backend = nullptr;
   RunOptions options;
+  IsolationOptions isolation;  // --jobs N, --timeout S, --no-isolate
 };
 
 // Parses argv with the verb's own flags plus the common ones; prints the error to

@@ -1,0 +1,69 @@
+#include "harness/case_job.h"
+
+#include <sstream>
+
+namespace slicefuzz {
+
+namespace {
+// Messages travel on one line each.
+std::string one_line(std::string s) {
+  for (char& ch : s)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  return s;
+}
+}  // namespace
+
+CaseSummary summarize(const CaseReport& report) {
+  CaseSummary s;
+  if (const Finding* f = report.first_failure()) {
+    s.failed = true;
+    s.kind = f->kind;
+    s.message = f->path + " path: " + f->message;
+  }
+  for (const Finding& f : report.findings) s.tolerated += f.tolerated;
+  s.slices = report.slices;
+  s.rewritten = report.rewritten;
+  s.arena_bytes = report.arena_bytes;
+  s.copy_arena_bytes = report.copy_arena_bytes;
+  s.reasons = report.reasons;
+  return s;
+}
+
+std::string encode_summary(const CaseSummary& s) {
+  std::ostringstream o;
+  o << s.failed << ' ' << static_cast<int>(s.kind) << ' ' << s.slices << ' ' << s.rewritten << ' '
+    << s.tolerated << ' ' << s.arena_bytes << ' ' << s.copy_arena_bytes << ' ' << s.reasons.size()
+    << '\n'
+    << one_line(s.message) << '\n';
+  for (const std::string& r : s.reasons) o << one_line(r) << '\n';
+  return o.str();
+}
+
+CaseSummary decode_outcome(const JobOutcome& outcome) {
+  CaseSummary s;
+  switch (outcome.status) {
+    case JobOutcome::Status::Ok: break;
+    case JobOutcome::Status::Sanitizer:
+      return CaseSummary{true, FindingKind::SANITIZER, "worker: " + outcome.detail};
+    case JobOutcome::Status::Crash:
+      return CaseSummary{true, FindingKind::CRASH, "worker: " + outcome.detail};
+    case JobOutcome::Status::Timeout:
+      return CaseSummary{true, FindingKind::TIMEOUT, "worker: " + outcome.detail};
+  }
+  std::istringstream in(outcome.text);
+  int kind = 0;
+  size_t nreasons = 0;
+  in >> s.failed >> kind >> s.slices >> s.rewritten >> s.tolerated >> s.arena_bytes >>
+      s.copy_arena_bytes >> nreasons;
+  s.kind = static_cast<FindingKind>(kind);
+  in.ignore(1);
+  std::getline(in, s.message);
+  for (size_t i = 0; i < nreasons; ++i) {
+    std::string r;
+    std::getline(in, r);
+    s.reasons.push_back(r);
+  }
+  return s;
+}
+
+}  // namespace slicefuzz

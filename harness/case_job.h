@@ -1,0 +1,26 @@
+// One case as a job for an isolated worker: run it, and carry the report back
+// across the process boundary as text.
+#pragma once
+#include <string>
+
+#include "harness/isolation.h"
+#include "harness/runner.h"
+
+namespace slicefuzz {
+
+// What the parent needs of a CaseReport.
+struct CaseSummary {
+  bool failed = false;
+  FindingKind kind = FindingKind::VALUE_MISMATCH;
+  std::string message;  // "<path> path: <message>"
+  int slices = 0, rewritten = 0, tolerated = 0;
+  int64_t arena_bytes = 0, copy_arena_bytes = 0;
+  std::vector<std::string> reasons;
+};
+
+CaseSummary summarize(const CaseReport& report);
+std::string encode_summary(const CaseSummary& s);
+// Decodes a worker's text, or turns a dead worker into SANITIZER / CRASH / TIMEOUT.
+CaseSummary decode_outcome(const JobOutcome& outcome);
+
+}  // namespace slicefuzz

@@ -1,0 +1,30 @@
+// Runs jobs in forked worker processes, so that a crashing backend, a sanitizer
+// report or a hang costs one case, never the harness. Workers are persistent (a
+// worker runs job after job, like libFuzzer's -fork workers) and replaced when one
+// dies. The parent never runs a job itself.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace slicefuzz {
+
+struct JobOutcome {
+  enum class Status { Ok, Crash, Sanitizer, Timeout } status = Status::Ok;
+  std::string text;    // the job's result (Ok)
+  std::string detail;  // what killed the worker (Crash, Sanitizer, Timeout)
+};
+
+struct IsolationOptions {
+  int jobs = 1;            // worker processes
+  double timeout_s = 30;   // per job
+  bool isolate = true;     // false: run jobs in this process (fast, unprotected)
+};
+
+// Calls job(i) for every i in [0, count) in a worker and on_result(i, outcome) in
+// the parent, in index order.
+void run_jobs(size_t count, const std::function<std::string(size_t)>& job,
+              const std::function<void(size_t, const JobOutcome&)>& on_result,
+              const IsolationOptions& options);
+
+}  // namespace slicefuzz
