@@ -6,5 +6,6 @@ namespace slicefuzz {
 int cli_check(int argc, char** argv);
 int cli_gen(int argc, char** argv);
 int cli_backends(int argc, char** argv);
+int cli_explain(int argc, char** argv);
 
 }  // namespace slicefuzz

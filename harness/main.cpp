@@ -11,9 +11,11 @@ constexpr const char* kUsage =
     "usage: slicefuzz VERB [options]\n"
     "  check FILE|DIR...              run cases; PASS/FAIL per case, then 'N passed, N failed'\n"
     "  gen --count N --seed S --out DIR   write generated cases\n"
+    "  explain FILE [--json] [--svg OUT]  decisions, memory plan and per-path comparison\n"
     "  backends                       list the systems under test\n"
-    "options for every verb: --backend NAME (default reference), --max-bytes N (per-case\n"
-    "tensor budget, default 67108864)\n";
+    "options for every verb: --backend NAME (default reference, or $SLICEFUZZ_BACKEND),\n"
+    "  --max-bytes N (per-case tensor budget, default 67108864), --jobs N (worker\n"
+    "  processes), --timeout S (per case, default 30), --no-isolate (run in-process)\n";
 
 struct Verb {
   const char* name;
@@ -23,6 +25,7 @@ constexpr Verb kVerbs[] = {
     {"check", slicefuzz::cli_check},
     {"gen", slicefuzz::cli_gen},
     {"backends", slicefuzz::cli_backends},
+    {"explain", slicefuzz::cli_explain},
 };
 
 }  // namespace

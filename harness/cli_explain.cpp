@@ -1,0 +1,142 @@
+// `slicefuzz explain FILE [--json] [--svg OUT]`: the program, each slice's rewrite
+// decision with its reason, the memory plan as a picture, and the comparison per path.
+#include <cstdio>
+
+#include "harness/case_job.h"
+#include "harness/cli.h"
+#include "harness/cli_common.h"
+#include "harness/json_writer.h"
+#include "harness/plan_picture.h"
+#include "program/case_format.h"
+
+namespace slicefuzz {
+
+namespace {
+
+// The path a failure message names ("copy path: ..."), or "".
+std::string failing_path(const CaseSummary& s) {
+  if (!s.failed) return {};
+  size_t sp = s.message.find(" path: ");
+  return sp == std::string::npos ? "worker" : s.message.substr(0, sp);
+}
+
+// Per path: "agrees with torch", the finding, or "not compared".
+std::string path_status(const CaseSummary& s, const std::string& path, int order) {
+  static const char* kOrder[] = {"oracle", "copy", "rewrite"};
+  const std::string bad = failing_path(s);
+  if (bad.empty()) return path == "oracle" ? "torch and the naive reference agree" : "agrees with torch";
+  if (bad == path) return std::string(finding_kind_name(s.kind)) + ": " + s.message;
+  for (int i = 0; i < order; ++i)
+    if (bad == kOrder[i]) return "not compared (an earlier path failed)";
+  if (bad == "worker") return "unknown (the worker died)";
+  return path == "oracle" ? "torch and the naive reference agree" : "agrees with torch";
+}
+
+void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
+                const RewritePlan& rw, const MemoryPlan& plan, const MemoryPlan& copy_plan,
+                const CaseSummary& s) {
+  JsonWriter j;
+  j.begin_object().key("case").value(name);
+  j.key("slices").begin_array();
+  for (const SliceDecision& d : rw.decisions)
+    j.begin_object()
+        .key("value").value(info.values[d.value].name)
+        .key("op").value(d.op)
+        .key("decision").value(d.alias ? "et_slice" : "slice_copy")
+        .key("reason").value(d.reason)
+        .end_object();
+  j.end_array();
+  j.key("plan").begin_object().key("arena_bytes").value(plan.arena_bytes)
+      .key("copy_only_arena_bytes").value(copy_plan.arena_bytes).key("tensors").begin_array();
+  for (const TensorPlacement& t : plan.tensors)
+    j.begin_object()
+        .key("value").value(info.values[t.value].name)
+        .key("alias").value(rw.is_alias(t.value))
+        .key("root").value(info.values[t.root].name)
+        .key("offset").value(t.offset)
+        .key("nbytes").value(t.nbytes)
+        .key("first_step").value(t.first_step)
+        .key("last_step").value(t.last_step)
+        .key("own_last_step").value(t.own_last_step)
+        .end_object();
+  j.end_array().end_object();
+  j.key("paths").begin_object()
+      .key("oracle").value(path_status(s, "oracle", 0))
+      .key("copy").value(path_status(s, "copy", 1))
+      .key("rewrite").value(path_status(s, "rewrite", 2))
+      .end_object();
+  j.key("result").begin_object().key("failed").value(s.failed);
+  if (s.failed) j.key("kind").value(finding_kind_name(s.kind)).key("message").value(s.message);
+  j.key("tolerated_findings").value(s.tolerated).end_object();
+  j.end_object();
+  (void)c;
+  std::printf("%s\n", j.str().c_str());
+}
+
+}  // namespace
+
+int cli_explain(int argc, char** argv) {
+  CliArgs args;
+  CommonOptions common;
+  if (!parse_common(args, argc, argv, {"--svg"}, {"--json"}, common)) return 2;
+  if (args.positional().size() != 1) {
+    std::fprintf(stderr, "usage: slicefuzz explain FILE [--json] [--svg OUT] [--backend NAME]\n");
+    return 2;
+  }
+  const std::string file = args.positional()[0];
+  std::string text, error;
+  if (!read_text_file(file, 1 << 20, text, error)) {
+    std::fprintf(stderr, "slicefuzz explain: %s: %s\n", file.c_str(), error.c_str());
+    return 2;
+  }
+  ParseResult p = parse_case(text, file, common.options.byte_budget);
+  if (!p.ok) {
+    std::fprintf(stderr, "slicefuzz explain: PARSE_ERROR: %s\n", p.error.c_str());
+    return 1;
+  }
+  const Backend& backend = *common.backend;
+  RewritePlan rw = backend.pass(p.c, p.info);
+  MemoryPlan plan = backend.planner(p.c, p.info, rw);
+  MemoryPlan copy_plan = backend.planner(p.c, p.info, copy_only_plan(p.c, p.info));
+  CaseSummary s;
+  run_jobs(
+      1, [&](size_t) { return encode_summary(summarize(run_case(p.c, p.info, backend, common.options))); },
+      [&](size_t, const JobOutcome& o) { s = decode_outcome(o); }, common.isolation);
+
+  if (auto svg = args.get("--svg")) {
+    if (!write_file_atomic(*svg, plan_svg(file, p.info, rw, plan), error)) {
+      std::fprintf(stderr, "slicefuzz explain: %s\n", error.c_str());
+      return 2;
+    }
+  }
+  if (args.has("--json")) {
+    write_json(file, p.c, p.info, rw, plan, copy_plan, s);
+    return s.failed ? 1 : 0;
+  }
+
+  std::printf("case %s (backend %s)\n\nprogram:\n", file.c_str(), backend.name.c_str());
+  std::string header = print_case(p.c);
+  std::printf("%s\n", header.c_str());
+  if (p.info.failing_op >= 0)
+    std::printf("op %d must fail in every path (%s); nothing after it runs\n\n",
+                p.info.failing_op, p.info.failing_reason.c_str());
+  std::printf("rewrite decisions:\n");
+  if (rw.decisions.empty()) std::printf("  (no slice_copy runs)\n");
+  for (const SliceDecision& d : rw.decisions)
+    std::printf("  op %d %-10s %s: %s\n", d.op, d.alias ? "et_slice" : "slice_copy",
+                p.info.values[d.value].name.c_str(), d.reason.c_str());
+  std::printf("\nmemory plan: arena %lld bytes with the rewrite, %lld bytes copy-only%s\n",
+              static_cast<long long>(plan.arena_bytes), static_cast<long long>(copy_plan.arena_bytes),
+              plan.arena_bytes > copy_plan.arena_bytes
+                  ? " (the rewrite grew it: an alias keeps its whole root alive)" : "");
+  std::printf("%s", plan_text_picture(p.info, rw, plan).c_str());
+  std::printf("  # live, + kept alive by aliases, = alias (shares its root's bytes)\n\n");
+  std::printf("comparison:\n  oracle:  %s\n  copy:    %s\n  rewrite: %s\n",
+              path_status(s, "oracle", 0).c_str(), path_status(s, "copy", 1).c_str(),
+              path_status(s, "rewrite", 2).c_str());
+  if (s.tolerated) std::printf("  (%d tolerated findings, e.g. MISSED_REWRITE)\n", s.tolerated);
+  std::printf("\nresult: %s\n", s.failed ? ("FAIL " + std::string(finding_kind_name(s.kind))).c_str() : "PASS");
+  return s.failed ? 1 : 0;
+}
+
+}  // namespace slicefuzz
