@@ -1,0 +1,95 @@
+// libFuzzer target `fuzz_program`: the input is .case text. Every finding aborts
+// with a readable report on stderr, so libFuzzer keeps the input as an artifact.
+// A structure-aware mutator (generators/mutator.h) edits parsed programs; text
+// that does not parse is sometimes replaced by a generated program and sometimes
+// left to libFuzzer's byte mutations (so the parser is fuzzed too).
+//
+// Environment: SLICEFUZZ_BACKEND (default reference) selects the system under
+// test; SLICEFUZZ_MAX_BYTES the per-case tensor budget (default 256 KiB).
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "backends/backend.h"
+#include "generators/generate.h"
+#include "generators/mutator.h"
+#include "harness/runner.h"
+#include "program/case_format.h"
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
+
+namespace {
+
+const slicefuzz::Backend* g_backend = nullptr;
+int64_t g_budget = slicefuzz::kFuzzByteBudget;
+
+size_t emit(const std::string& text, uint8_t* data, size_t max_size) {
+  if (text.size() > max_size) return 0;
+  std::memcpy(data, text.data(), text.size());
+  return text.size();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const char* name = std::getenv("SLICEFUZZ_BACKEND");
+  g_backend = slicefuzz::find_backend(name ? name : "reference");
+  if (!g_backend) {
+    std::fprintf(stderr, "fuzz_program: unknown backend '%s' (SLICEFUZZ_BACKEND)\n", name);
+    std::exit(2);
+  }
+  if (const char* b = std::getenv("SLICEFUZZ_MAX_BYTES")) g_budget = std::max(1LL, std::atoll(b));
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  slicefuzz::ParseResult p = slicefuzz::parse_case(
+      std::string_view(reinterpret_cast<const char*>(data), size), "fuzz-input", g_budget);
+  if (!p.ok) return 0;  // not a program: nothing to compare (the parser was still fuzzed)
+  slicefuzz::RunOptions options;
+  options.byte_budget = g_budget;
+  slicefuzz::CaseReport report = slicefuzz::run_case(p.c, p.info, *g_backend, options);
+  if (const slicefuzz::Finding* f = report.first_failure()) {
+    std::fprintf(stderr,
+                 "\n==== slicefuzz finding ====\nkind: %s\npath: %s\nop: %d\nbackend: %s\n"
+                 "message: %s\ncase:\n%s==== end of finding ====\n",
+                 std::string(slicefuzz::finding_kind_name(f->kind)).c_str(), f->path.c_str(), f->op,
+                 g_backend->name.c_str(), f->message.c_str(), slicefuzz::print_case(p.c).c_str());
+    std::abort();
+  }
+  return 0;
+}
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,
+                                          unsigned int seed) {
+  std::mt19937_64 rng(seed);
+  slicefuzz::ParseResult p = slicefuzz::parse_case(
+      std::string_view(reinterpret_cast<const char*>(data), size), "fuzz-input", g_budget);
+  slicefuzz::Case c;
+  if (p.ok) {
+    c = p.c;
+  } else if (rng() % 2) {
+    return LLVMFuzzerMutate(data, size, max_size);
+  } else {
+    c = slicefuzz::generate_case(seed, rng() % 1000);
+  }
+  slicefuzz::mutate_case(c, rng, g_budget);
+  size_t n = emit(slicefuzz::print_case(c), data, max_size);
+  return n ? n : LLVMFuzzerMutate(data, size, max_size);
+}
+
+extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1,
+                                            const uint8_t* data2, size_t size2, uint8_t* out,
+                                            size_t max_out_size, unsigned int seed) {
+  std::mt19937_64 rng(seed);
+  auto a = slicefuzz::parse_case(std::string_view(reinterpret_cast<const char*>(data1), size1),
+                                 "a", g_budget);
+  auto b = slicefuzz::parse_case(std::string_view(reinterpret_cast<const char*>(data2), size2),
+                                 "b", g_budget);
+  if (!a.ok || !b.ok) return 0;
+  return emit(slicefuzz::print_case(slicefuzz::crossover_cases(a.c, b.c, rng, g_budget)), out,
+              max_out_size);
+}
