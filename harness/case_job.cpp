@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "program/case_format.h"
+
 namespace slicefuzz {
 
 namespace {
@@ -19,23 +21,24 @@ CaseSummary summarize(const CaseReport& report) {
     s.failed = true;
     s.kind = f->kind;
     s.message = f->path + " path: " + f->message;
+    s.op = f->op;
   }
   for (const Finding& f : report.findings) s.tolerated += f.tolerated;
   s.slices = report.slices;
   s.rewritten = report.rewritten;
   s.arena_bytes = report.arena_bytes;
   s.copy_arena_bytes = report.copy_arena_bytes;
-  s.reasons = report.reasons;
+  s.rules = report.rules;
   return s;
 }
 
 std::string encode_summary(const CaseSummary& s) {
   std::ostringstream o;
-  o << s.failed << ' ' << static_cast<int>(s.kind) << ' ' << s.slices << ' ' << s.rewritten << ' '
-    << s.tolerated << ' ' << s.arena_bytes << ' ' << s.copy_arena_bytes << ' ' << s.reasons.size()
+  o << s.failed << ' ' << static_cast<int>(s.kind) << ' ' << s.op << ' ' << s.slices << ' ' << s.rewritten << ' '
+    << s.tolerated << ' ' << s.arena_bytes << ' ' << s.copy_arena_bytes << ' ' << s.rules.size()
     << '\n'
     << one_line(s.message) << '\n';
-  for (const std::string& r : s.reasons) o << one_line(r) << '\n';
+  for (const std::string& r : s.rules) o << one_line(r) << '\n';
   return o.str();
 }
 
@@ -53,7 +56,7 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
   std::istringstream in(outcome.text);
   int kind = 0;
   size_t nreasons = 0;
-  in >> s.failed >> kind >> s.slices >> s.rewritten >> s.tolerated >> s.arena_bytes >>
+  in >> s.failed >> kind >> s.op >> s.slices >> s.rewritten >> s.tolerated >> s.arena_bytes >>
       s.copy_arena_bytes >> nreasons;
   s.kind = static_cast<FindingKind>(kind);
   in.ignore(1);
@@ -61,9 +64,26 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
   for (size_t i = 0; i < nreasons; ++i) {
     std::string r;
     std::getline(in, r);
-    s.reasons.push_back(r);
+    s.rules.push_back(r);
   }
   return s;
+}
+
+}  // namespace slicefuzz
+
+namespace slicefuzz {
+
+std::string run_case_text_job(const std::string& text, const Backend& backend,
+                              const RunOptions& options) {
+  ParseResult p = parse_case(text, "candidate", options.byte_budget);
+  if (!p.ok) {
+    CaseSummary s;
+    s.failed = true;
+    s.kind = FindingKind::PARSE_ERROR;
+    s.message = "parser path: " + p.error;
+    return encode_summary(s);
+  }
+  return encode_summary(summarize(run_case(p.c, p.info, backend, options)));
 }
 
 }  // namespace slicefuzz

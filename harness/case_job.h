@@ -13,14 +13,20 @@ struct CaseSummary {
   bool failed = false;
   FindingKind kind = FindingKind::VALUE_MISMATCH;
   std::string message;  // "<path> path: <message>"
+  int op = -1;          // the op the finding is about (-1: none or unknown)
   int slices = 0, rewritten = 0, tolerated = 0;
   int64_t arena_bytes = 0, copy_arena_bytes = 0;
-  std::vector<std::string> reasons;
+  std::vector<std::string> rules;  // decision rule tags
 };
 
 CaseSummary summarize(const CaseReport& report);
 std::string encode_summary(const CaseSummary& s);
 // Decodes a worker's text, or turns a dead worker into SANITIZER / CRASH / TIMEOUT.
 CaseSummary decode_outcome(const JobOutcome& outcome);
+
+// Runs one case (as text) in this process and encodes its summary: the job a
+// worker runs for `minimize` and `run`. Text that does not parse is a PARSE_ERROR.
+std::string run_case_text_job(const std::string& text, const Backend& backend,
+                              const RunOptions& options);
 
 }  // namespace slicefuzz

@@ -55,12 +55,15 @@ int cli_check(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   run_jobs(
       runnable.size(),
-      [&](size_t j) {
+      [&](size_t j, const std::string&) {
         const Entry& e = entries[runnable[j]];
         return encode_summary(
             summarize(run_case(e.parsed.c, e.parsed.info, *common.backend, common.options)));
       },
-      [&](size_t j, const JobOutcome& o) { results[runnable[j]] = decode_outcome(o); },
+      nullptr, [&](size_t j, const JobOutcome& o) {
+        results[runnable[j]] = decode_outcome(o);
+        return true;
+      },
       common.isolation);
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -100,8 +100,14 @@ int cli_explain(int argc, char** argv) {
   MemoryPlan copy_plan = backend.planner(p.c, p.info, copy_only_plan(p.c, p.info));
   CaseSummary s;
   run_jobs(
-      1, [&](size_t) { return encode_summary(summarize(run_case(p.c, p.info, backend, common.options))); },
-      [&](size_t, const JobOutcome& o) { s = decode_outcome(o); }, common.isolation);
+      1,
+      [&](size_t, const std::string&) {
+        return encode_summary(summarize(run_case(p.c, p.info, backend, common.options)));
+      },
+      nullptr, [&](size_t, const JobOutcome& o) {
+        s = decode_outcome(o);
+        return true;
+      }, common.isolation);
 
   if (auto svg = args.get("--svg")) {
     if (!write_file_atomic(*svg, plan_svg(file, p.info, rw, plan), error)) {

@@ -42,10 +42,12 @@ bool read_all(int fd, void* p, size_t n) {
 }
 
 // The worker loop: read a job index, run it, write back (index, length, text).
-[[noreturn]] void worker_main(int in_fd, int out_fd, const std::function<std::string(size_t)>& job) {
-  uint64_t index;
-  while (read_all(in_fd, &index, sizeof index)) {
-    std::string text = job(index);
+[[noreturn]] void worker_main(int in_fd, int out_fd, const JobFn& job) {
+  uint64_t index, in_len;
+  while (read_all(in_fd, &index, sizeof index) && read_all(in_fd, &in_len, sizeof in_len)) {
+    std::string input(in_len, '\0');
+    if (!read_all(in_fd, input.data(), in_len)) break;
+    std::string text = job(index, input);
     uint64_t len = text.size();
     if (!write_all(out_fd, &index, sizeof index) || !write_all(out_fd, &len, sizeof len) ||
         !write_all(out_fd, text.data(), text.size()))
@@ -91,7 +93,7 @@ std::string sanitizer_headline(const std::string& log) {
   return {};
 }
 
-Worker spawn(const std::function<std::string(size_t)>& job, const std::vector<Worker>& others) {
+Worker spawn(const JobFn& job, const std::vector<Worker>& others) {
   int down[2], up[2];
   if (pipe(down) != 0 || pipe(up) != 0) {
     std::perror("slicefuzz: pipe");
@@ -164,11 +166,13 @@ JobOutcome death_outcome(const Worker& w, int status) {
 
 }  // namespace
 
-void run_jobs(size_t count, const std::function<std::string(size_t)>& job,
-              const std::function<void(size_t, const JobOutcome&)>& on_result,
+void run_jobs(size_t count, const JobFn& job, const std::function<std::string(size_t)>& input,
+              const std::function<bool(size_t, const JobOutcome&)>& on_result,
               const IsolationOptions& options) {
   if (!options.isolate) {
-    for (size_t i = 0; i < count; ++i) on_result(i, JobOutcome{JobOutcome::Status::Ok, job(i), {}});
+    for (size_t i = 0; i < count; ++i)
+      if (!on_result(i, JobOutcome{JobOutcome::Status::Ok, job(i, input ? input(i) : ""), {}}))
+        return;
     return;
   }
   signal(SIGPIPE, SIG_IGN);
@@ -176,20 +180,25 @@ void run_jobs(size_t count, const std::function<std::string(size_t)>& job,
   std::vector<Worker> workers(nworkers);
   std::map<size_t, JobOutcome> done;  // finished out of order, waiting for on_result
   size_t next_job = 0, next_report = 0;
+  bool stopped = false;
   auto flush = [&] {
-    for (auto it = done.find(next_report); it != done.end(); it = done.find(next_report)) {
-      on_result(next_report, it->second);
+    for (auto it = done.find(next_report); !stopped && it != done.end(); it = done.find(next_report)) {
+      stopped = !on_result(next_report, it->second);
       done.erase(it);
       ++next_report;
     }
   };
-  while (next_report < count) {
+  while (next_report < count && !stopped) {
     for (int i = 0; i < nworkers; ++i) {
       Worker& w = workers[i];
       if (w.busy || next_job >= count) continue;
       if (w.pid < 0) w = spawn(job, workers);
       uint64_t index = next_job;
-      if (!write_all(w.to_worker, &index, sizeof index)) {
+      const std::string in = input ? input(next_job) : std::string();
+      const uint64_t in_len = in.size();
+      if (!write_all(w.to_worker, &index, sizeof index) ||
+          !write_all(w.to_worker, &in_len, sizeof in_len) ||
+          !write_all(w.to_worker, in.data(), in.size())) {
         retire(w, true);
         continue;  // respawned on the next round
       }
@@ -244,7 +253,7 @@ void run_jobs(size_t count, const std::function<std::string(size_t)>& job,
     }
     flush();
   }
-  for (Worker& w : workers) retire(w, false);
+  for (Worker& w : workers) retire(w, w.busy);
 }
 
 }  // namespace slicefuzz

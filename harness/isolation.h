@@ -21,10 +21,16 @@ struct IsolationOptions {
   bool isolate = true;     // false: run jobs in this process (fast, unprotected)
 };
 
-// Calls job(i) for every i in [0, count) in a worker and on_result(i, outcome) in
-// the parent, in index order.
-void run_jobs(size_t count, const std::function<std::string(size_t)>& job,
-              const std::function<void(size_t, const JobOutcome&)>& on_result,
+// A job gets its index and an input text that the parent produced (possibly
+// after the worker was forked, so it travels over the pipe).
+using JobFn = std::function<std::string(size_t index, const std::string& input)>;
+
+// Calls job(i, input(i)) for every i in [0, count) in a worker and
+// on_result(i, outcome) in the parent, in index order; on_result returns false to
+// stop early (jobs still running are abandoned). `input` runs in the parent; pass
+// nullptr when jobs need only their index.
+void run_jobs(size_t count, const JobFn& job, const std::function<std::string(size_t)>& input,
+              const std::function<bool(size_t, const JobOutcome&)>& on_result,
               const IsolationOptions& options);
 
 }  // namespace slicefuzz

@@ -11,6 +11,9 @@ constexpr const char* kUsage =
     "usage: slicefuzz VERB [options]\n"
     "  check FILE|DIR...              run cases; PASS/FAIL per case, then 'N passed, N failed'\n"
     "  gen --count N --seed S --out DIR   write generated cases\n"
+    "  run --time S | --count N [--seed S] [--out DIR]   a generator-driven campaign\n"
+    "  minimize FILE -o OUT [--time S]    shrink a failing case, keeping its finding\n"
+    "  export --python|--gtest FILE [-o OUT]   a standalone reproducer\n"
     "  explain FILE [--json] [--svg OUT]  decisions, memory plan and per-path comparison\n"
     "  backends                       list the systems under test\n"
     "options for every verb: --backend NAME (default reference, or $SLICEFUZZ_BACKEND),\n"
@@ -26,6 +29,9 @@ constexpr Verb kVerbs[] = {
     {"gen", slicefuzz::cli_gen},
     {"backends", slicefuzz::cli_backends},
     {"explain", slicefuzz::cli_explain},
+    {"minimize", slicefuzz::cli_minimize},
+    {"export", slicefuzz::cli_export},
+    {"run", slicefuzz::cli_run},
 };
 
 }  // namespace

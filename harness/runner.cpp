@@ -182,7 +182,7 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
   RewritePlan rewrite = backend.pass(c, info);
   for (const SliceDecision& d : rewrite.decisions) {
     report.rewritten += d.alias;
-    report.reasons.push_back(d.reason);
+    report.rules.push_back(d.rule);
   }
   compare_decisions(c, rewrite, judge_eligibility(c, info, torch.slice_views), backend, report);
   if (report.failed()) return report;  // never execute a plan known to be unsound

@@ -29,7 +29,7 @@ struct CaseReport {
   int rewritten = 0;              // of those, turned into et_slice by the pass
   int64_t arena_bytes = 0;        // the rewrite path's arena
   int64_t copy_arena_bytes = 0;   // the same program planned without aliases
-  std::vector<std::string> reasons;  // each slice decision's reason, in op order
+  std::vector<std::string> rules;  // each slice decision's rule tag, in op order
   bool failed() const;
   const Finding* first_failure() const;
 };

@@ -68,7 +68,7 @@ RewritePlan copy_only_plan(const Case& c, const ProgramInfo& info) {
   plan.delta_bytes.assign(info.values.size(), 0);
   for (int k = 0; k < ops_that_run(c, info); ++k)
     if (c.ops[k].kind == OpKind::SliceCopy)
-      plan.decisions.push_back({k, info.ops[k].result, false, "copy-only plan"});
+      plan.decisions.push_back({k, info.ops[k].result, false, "copy-only plan", "copy-only"});
   return plan;
 }
 
@@ -88,15 +88,17 @@ RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info
     const Op& op = c.ops[k];
     if (op.kind != OpKind::SliceCopy) continue;
     const OpInfo& oi = info.ops[k];
-    SliceDecision d{k, oi.result, false, ""};
+    SliceDecision d{k, oi.result, false, "", ""};
     const int root = plan.root[oi.src];
     const std::string& y = op.result;
     if (!dense_reason(c, info.values[oi.src], op, d.reason)) {
-      // rule 1 failed; the reason says why
+      d.rule = d.reason.rfind("not dense: step", 0) == 0 ? "not-dense-step" : "not-dense-extent";
     } else if (is_output[oi.result]) {
+      d.rule = "output";
       d.reason = "'" + y + "' is a program output: the runtime may repoint output buffers";
     } else if (!mutations[oi.result].empty()) {
       const int m = mutations[oi.result].front();
+      d.rule = "mutated";
       d.reason = "'" + y + "' is mutated in place by op " + std::to_string(m) + " `" +
                  print_op(c.ops[m]) + "`; as an alias the write would reach '" +
                  info.values[root].name + "'";
@@ -107,6 +109,7 @@ RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info
       auto hazard = std::find_if(mutations[root].begin(), mutations[root].end(),
                                  [&](int m) { return m > k && m <= reads_until; });
       if (hazard != mutations[root].end()) {
+        d.rule = "root-written";
         d.reason = "root '" + info.values[root].name + "' is mutated by op " +
                    std::to_string(*hazard) + " `" + print_op(c.ops[*hazard]) + "` while '" + y +
                    "' is still read (until op " + std::to_string(reads_until) +
@@ -115,6 +118,7 @@ RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info
         // Rule 5 holds by construction: every value of a case shares its dtype and
         // dim order (slice_copy and clone preserve both).
         d.alias = true;
+        d.rule = "et_slice";
         Tensor src = value_meta(c, info.values[oi.src].sizes);
         const int dim = *normalize_dim(op.dim, src.rank);
         const SliceRange r = normalize_slice(src.sizes[dim], op.start, op.end, op.step);

@@ -22,7 +22,10 @@ struct SliceDecision {
   int op = -1;          // the slice_copy op
   int value = -1;       // the value it defines
   bool alias = false;   // true: et_slice; false: stays slice_copy
-  std::string reason;
+  std::string reason;   // in words, for people
+  // A short stable tag for statistics: "et_slice", "not-dense-step",
+  // "not-dense-extent", "output", "mutated", "root-written", "copy-only".
+  std::string rule;
 };
 
 struct RewritePlan {

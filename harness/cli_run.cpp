@@ -1,0 +1,159 @@
+// `slicefuzz run --time S | --count N [--seed S] [--jobs N] [--out DIR]`: a
+// campaign of generated cases (no libFuzzer), reproducible from the seed: case i
+// of seed S is always generate_case(S, i). A live progress line goes to stderr;
+// each new finding signature is minimised and exported into --out.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "generators/generate.h"
+#include "harness/cli.h"
+#include "harness/cli_common.h"
+#include "harness/export.h"
+#include "harness/minimizer.h"
+#include "harness/signature.h"
+#include "program/case_format.h"
+
+namespace slicefuzz {
+
+namespace {
+
+struct Campaign {
+  int64_t cases = 0, findings = 0, tolerated = 0, slices = 0, rewritten = 0;
+  int64_t arena = 0, copy_arena = 0;
+  std::map<std::string, int64_t> rules;      // decision rule -> count
+  std::map<std::string, int64_t> signatures;  // finding signature -> count
+};
+
+void progress(const Campaign& c, double secs, bool final) {
+  std::string rules;
+  for (const auto& [rule, n] : c.rules) rules += " " + rule + "=" + std::to_string(n);
+  std::fprintf(stderr, "\r[run] %lld cases, %.0f cases/s, %lld findings (%zu distinct), "
+               "%.1f%% of %lld slices rewritten;%s%s",
+               static_cast<long long>(c.cases), secs > 0 ? c.cases / secs : 0.0,
+               static_cast<long long>(c.findings), c.signatures.size(),
+               c.slices ? 100.0 * c.rewritten / c.slices : 0.0, static_cast<long long>(c.slices),
+               rules.c_str(), final ? "\n" : "   ");
+  std::fflush(stderr);
+}
+
+// Writes the raw case, its minimised form and both reproducers into `dir`.
+void save_finding(const std::string& dir, const std::string& slug, const Case& c,
+                  const CaseSummary& s, const CommonOptions& common, bool minimize) {
+  std::string error;
+  const std::string base = (std::filesystem::path(dir) / slug).string();
+  const std::string header = "# finding: " + std::string(finding_kind_name(s.kind)) + ": " +
+                             s.message + "\n";
+  write_file_atomic(base + ".case", header + print_case(c), error);
+  Case small = c;
+  CaseSummary small_finding = s;
+  if (minimize) {
+    MinimizeResult m = minimize_case(c, *common.backend, common.options, common.isolation, 60);
+    if (m.reproduced) small = m.minimized, small_finding = m.finding;
+  }
+  write_file_atomic(base + ".min.case",
+                    "# minimized finding: " + std::string(finding_kind_name(small_finding.kind)) +
+                        ": " + small_finding.message + "\n" + print_case(small),
+                    error);
+  write_file_atomic(base + ".py", export_python(small, small_finding, common.backend->name), error);
+  write_file_atomic(base + "_test.cpp",
+                    export_gtest(small, small_finding, common.backend->name, slug), error);
+}
+
+}  // namespace
+
+int cli_run(int argc, char** argv) {
+  CliArgs args;
+  CommonOptions common;
+  if (!parse_common(args, argc, argv, {"--time", "--count", "--seed", "--out"}, {"--no-minimize"},
+                    common))
+    return 2;
+  int64_t time_s = -1, count = -1, seed = 1;
+  std::string error;
+  if (!args.get_int("--time", time_s, error) || !args.get_int("--count", count, error) ||
+      !args.get_int("--seed", seed, error) || (time_s < 0) == (count < 0) ||
+      !args.positional().empty()) {
+    std::fprintf(stderr, "usage: slicefuzz run --time S | --count N [--seed S] [--jobs N] [--out DIR]%s%s\n",
+                 error.empty() ? "" : "\n", error.c_str());
+    return 2;
+  }
+  const std::string out = args.get("--out").value_or("");
+  if (!out.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) {
+      std::fprintf(stderr, "slicefuzz run: cannot create %s: %s\n", out.c_str(), ec.message().c_str());
+      return 2;
+    }
+  }
+  std::fprintf(stderr, "[run] backend %s, seed %lld (rerun with the same seed to reproduce)\n",
+               common.backend->name.c_str(), static_cast<long long>(seed));
+
+  Campaign camp;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  double last_progress = -1;
+  std::vector<std::pair<std::string, int64_t>> first_seen;  // signature, case index
+  const size_t batch = static_cast<size_t>(64 * common.isolation.jobs);
+  for (int64_t next = 0;;) {
+    if (count >= 0 && next >= count) break;
+    if (time_s >= 0 && elapsed() >= static_cast<double>(time_s)) break;
+    const size_t n = count >= 0 ? std::min<size_t>(batch, static_cast<size_t>(count - next)) : batch;
+    const int64_t base = next;
+    run_jobs(
+        n,
+        [&](size_t i, const std::string&) {
+          Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i));
+          return run_case_text_job(print_case(c), *common.backend, common.options);
+        },
+        nullptr,
+        [&](size_t i, const JobOutcome& o) {
+          CaseSummary s = decode_outcome(o);
+          ++camp.cases;
+          camp.slices += s.slices;
+          camp.rewritten += s.rewritten;
+          camp.tolerated += s.tolerated;
+          camp.arena += s.arena_bytes;
+          camp.copy_arena += s.copy_arena_bytes;
+          for (const std::string& r : s.rules) ++camp.rules[r];
+          if (s.failed) {
+            ++camp.findings;
+            Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i));
+            const std::string sig = finding_signature(c, s);
+            if (camp.signatures[sig]++ == 0) {
+              first_seen.push_back({sig, base + static_cast<int64_t>(i)});
+              std::fprintf(stderr, "\n[run] new finding %s at case %lld: %s\n", sig.c_str(),
+                           static_cast<long long>(base + i), s.message.c_str());
+              if (!out.empty())
+                save_finding(out, signature_slug(sig), c, s, common, !args.has("--no-minimize"));
+            }
+          }
+          if (elapsed() - last_progress >= 0.5) {
+            last_progress = elapsed();
+            progress(camp, elapsed(), false);
+          }
+          return time_s < 0 || elapsed() < static_cast<double>(time_s);
+        },
+        common.isolation);
+    next += static_cast<int64_t>(n);
+  }
+  progress(camp, elapsed(), true);
+  for (const auto& [sig, index] : first_seen)
+    std::printf("finding %s: %lld times, first at case %lld (seed %lld)\n", sig.c_str(),
+                static_cast<long long>(camp.signatures[sig]), static_cast<long long>(index),
+                static_cast<long long>(seed));
+  std::printf("backend %s: %lld cases in %.1f s (%.0f cases/s); %lld slices, %.1f%% rewritten; "
+              "%lld tolerated findings; arena bytes %lld with the rewrite, %lld copy-only\n",
+              common.backend->name.c_str(), static_cast<long long>(camp.cases), elapsed(),
+              elapsed() > 0 ? camp.cases / elapsed() : 0.0, static_cast<long long>(camp.slices),
+              camp.slices ? 100.0 * camp.rewritten / camp.slices : 0.0,
+              static_cast<long long>(camp.tolerated), static_cast<long long>(camp.arena),
+              static_cast<long long>(camp.copy_arena));
+  std::printf("%lld passed, %lld failed\n", static_cast<long long>(camp.cases - camp.findings),
+              static_cast<long long>(camp.findings));
+  return camp.findings ? 1 : 0;
+}
+
+}  // namespace slicefuzz

@@ -1,0 +1,117 @@
+// `slicefuzz minimize FILE -o OUT [--time S]` and
+// `slicefuzz export --python|--gtest FILE [-o OUT]`.
+#include <cstdio>
+
+#include "harness/cli.h"
+#include "harness/cli_common.h"
+#include "harness/export.h"
+#include "harness/minimizer.h"
+#include "program/case_format.h"
+
+namespace slicefuzz {
+
+namespace {
+
+bool load_case(const std::string& file, int64_t budget, Case& out, const char* verb) {
+  std::string text, error;
+  if (!read_text_file(file, 1 << 20, text, error)) {
+    std::fprintf(stderr, "slicefuzz %s: %s: %s\n", verb, file.c_str(), error.c_str());
+    return false;
+  }
+  ParseResult p = parse_case(text, file, budget);
+  if (!p.ok) {
+    std::fprintf(stderr, "slicefuzz %s: PARSE_ERROR: %s\n", verb, p.error.c_str());
+    return false;
+  }
+  out = p.c;
+  return true;
+}
+
+// The case's current finding, run in a worker.
+CaseSummary run_isolated(const Case& c, const CommonOptions& common) {
+  CaseSummary s;
+  run_jobs(
+      1,
+      [&](size_t, const std::string& text) {
+        return run_case_text_job(text, *common.backend, common.options);
+      },
+      [&](size_t) { return print_case(c); },
+      [&](size_t, const JobOutcome& o) {
+        s = decode_outcome(o);
+        return true;
+      },
+      common.isolation);
+  return s;
+}
+
+}  // namespace
+
+int cli_minimize(int argc, char** argv) {
+  CliArgs args;
+  CommonOptions common;
+  if (!parse_common(args, argc, argv, {"-o", "--time"}, {}, common)) return 2;
+  int64_t time_s = 300;
+  std::string error;
+  if (!args.get_int("--time", time_s, error) || args.positional().size() != 1 || !args.get("-o")) {
+    std::fprintf(stderr, "usage: slicefuzz minimize FILE -o OUT [--time S] [--backend NAME]%s%s\n",
+                 error.empty() ? "" : "\n", error.c_str());
+    return 2;
+  }
+  Case c;
+  if (!load_case(args.positional()[0], common.options.byte_budget, c, "minimize")) return 2;
+  MinimizeResult r = minimize_case(c, *common.backend, common.options, common.isolation,
+                                   static_cast<double>(time_s));
+  if (!r.reproduced) {
+    std::fprintf(stderr, "slicefuzz minimize: %s passes on backend %s: nothing to minimize\n",
+                 args.positional()[0].c_str(), common.backend->name.c_str());
+    return 1;
+  }
+  std::string text = "# minimized by slicefuzz minimize (backend " + common.backend->name +
+                     ") from " + args.positional()[0] + "\n# finding: " +
+                     std::string(finding_kind_name(r.finding.kind)) + ": " + r.finding.message +
+                     "\n" + print_case(r.minimized);
+  if (!write_file_atomic(*args.get("-o"), text, error)) {
+    std::fprintf(stderr, "slicefuzz minimize: %s\n", error.c_str());
+    return 2;
+  }
+  std::printf("minimized %s: %zu ops -> %zu ops, rank %zu -> %zu, %d candidates run, %d kept%s\n"
+              "finding: %s: %s\nwrote %s\n",
+              args.positional()[0].c_str(), c.ops.size(), r.minimized.ops.size(), c.sizes.size(),
+              r.minimized.sizes.size(), r.candidates, r.accepted,
+              r.timed_out ? " (time limit reached)" : "",
+              std::string(finding_kind_name(r.finding.kind)).c_str(), r.finding.message.c_str(),
+              args.get("-o")->c_str());
+  return 0;
+}
+
+int cli_export(int argc, char** argv) {
+  CliArgs args;
+  CommonOptions common;
+  if (!parse_common(args, argc, argv, {"-o"}, {"--python", "--gtest"}, common)) return 2;
+  const bool python = args.has("--python"), gtest = args.has("--gtest");
+  if (python == gtest || args.positional().size() != 1) {
+    std::fprintf(stderr, "usage: slicefuzz export --python|--gtest FILE [-o OUT] [--backend NAME]\n");
+    return 2;
+  }
+  const std::string file = args.positional()[0];
+  Case c;
+  if (!load_case(file, common.options.byte_budget, c, "export")) return 2;
+  CaseSummary finding = run_isolated(c, common);
+  std::string stem = file.substr(file.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.find('.'));
+  const std::string text = python ? export_python(c, finding, common.backend->name)
+                                  : export_gtest(c, finding, common.backend->name, stem);
+  if (auto out = args.get("-o")) {
+    std::string error;
+    if (!write_file_atomic(*out, text, error)) {
+      std::fprintf(stderr, "slicefuzz export: %s\n", error.c_str());
+      return 2;
+    }
+    std::fprintf(stderr, "wrote %s\n", out->c_str());
+  } else {
+    std::fputs(text.c_str(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace slicefuzz
