@@ -27,8 +27,9 @@ Tensor& slice_copy_Tensor_out(KernelRuntimeContext& ctx, const Tensor& in, int64
   // The input as a strided view: first element at start along d, stride[d] * step.
   int64_t view_strides[kMaxRank];
   for (int i = 0; i < in.rank; ++i) view_strides[i] = in.strides[i];
-  view_strides[d] = in.strides[d] * step;  // L > 1 implies step * stride[d] is in range
-  if (r.length == 1) view_strides[d] = 0;  // huge steps: never multiplied when L == 1
+  // L > 1 implies step * stride[d] is in range; with L == 1 the step may be huge,
+  // so it is never multiplied (the stride of a size-1 dim is never used).
+  view_strides[d] = r.length > 1 ? in.strides[d] * step : 0;
   const uint8_t* src = in.bytes() + r.start * in.strides[d] * in.element_size();
   strided_copy(out.bytes(), out.strides, src, view_strides, out.sizes, out.rank,
                in.element_size());
