@@ -1,4 +1,5 @@
 #include "backends/backend.h"
+#include "backends/faulty.h"
 
 namespace slicefuzz {
 
@@ -6,6 +7,17 @@ namespace {
 std::vector<Backend> make_backends() {
   std::vector<Backend> b;
   b.push_back(Backend{"reference", "the project's own kernels, pass and planner (default)", {}});
+  Backend conservative{"conservative",
+                       "sound but incomplete pass: only step-1 slices of the outermost dim "
+                       "(tolerates MISSED_REWRITE)", {}};
+  conservative.pass = [](const Case& c, const ProgramInfo& info) {
+    PassRules rules;
+    rules.outermost_only = true;
+    return rewrite_with_rules(c, info, rules);
+  };
+  conservative.tolerates_missed_rewrite = true;
+  b.push_back(conservative);
+  add_faulty_backends(b);
   return b;
 }
 }  // namespace

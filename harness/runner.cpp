@@ -1,6 +1,7 @@
 #include "harness/runner.h"
 
 #include "kernels/util/element_ops.h"
+#include "harness/et_slice_contract.h"
 #include "oracles/eligibility.h"
 #include "oracles/oracle.h"
 #include "program/arena_executor.h"
@@ -209,6 +210,8 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
     return report;
   }
   compare_aliases(c, info, torch, rewrite, rw.aliases, report);
+  if (report.failed()) return report;
+  check_et_slice_contract(c, info, torch.slice_views, backend, report.findings);
   if (report.failed()) return report;
 
   if (options.provenance_shadow && !fill_is_distinct(c.dtype, numel_of(c.sizes))) {

@@ -30,6 +30,11 @@ int values_that_run(const ProgramInfo& info) {
 }  // namespace
 
 MemoryPlan plan_memory(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite) {
+  return plan_memory_with(c, info, rewrite, true);
+}
+
+MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
+                            bool extend_roots_to_alias_reads) {
   MemoryPlan plan;
   const int ops_run = info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
   plan.end_step = ops_run + 1;
@@ -48,7 +53,7 @@ MemoryPlan plan_memory(const Case& c, const ProgramInfo& info, const RewritePlan
   for (int v : info.outputs)
     if (v < nv) plan.tensors[v].own_last_step = plan.tensors[v].last_step = plan.end_step;
   // A root lives as long as its longest-lived alias.
-  for (int v = 0; v < nv; ++v) {
+  for (int v = 0; v < nv && extend_roots_to_alias_reads; ++v) {
     TensorPlacement& root = plan.tensors[plan.tensors[v].root];
     root.last_step = std::max(root.last_step, plan.tensors[v].last_step);
   }

@@ -35,6 +35,11 @@ struct MemoryPlan {
 // planner, over the lifetimes implied by `rewrite`.
 MemoryPlan plan_memory(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite);
 
+// The same planner with the root-lifetime extension switchable (a faulty backend
+// switches it off).
+MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
+                            bool extend_roots_to_alias_reads);
+
 // The invariants checked on every case: non-alias tensors whose lifetimes overlap
 // do not overlap in bytes; every alias lies inside its root and its root outlives
 // it. Returns "" or the first violation in words.

@@ -28,12 +28,18 @@ std::string dims_string(const std::vector<int>& v) {
 }
 
 // Rule 1, with the reason in words.
-bool dense_reason(const Case& c, const ValueInfo& src, const Op& op, std::string& reason) {
+bool dense_reason(const Case& c, const ValueInfo& src, const Op& op, const PassRules& rules,
+                  std::string& reason) {
   Tensor meta = value_meta(c, src.sizes);
   const int d = *normalize_dim(op.dim, meta.rank);
   const SliceRange r = normalize_slice(meta.sizes[d], op.start, op.end, op.step);
   const std::string order = dims_string(c.effective_dim_order());
-  if (slice_is_dense(meta.sizes, meta.dim_order, meta.rank, d, r)) {
+  if (rules.outermost_only && (r.step != 1 || meta.dim_order[0] != d)) {
+    reason = format_msg("conservative pass: only step-1 slices of the outermost dim (%d) become "
+                        "aliases", meta.dim_order[0]);
+    return false;
+  }
+  if (rules.dense(meta.sizes, meta.dim_order, meta.rank, d, r)) {
     reason = format_msg("dense in dim order %s (dim %d: start %lld, %lld of %lld elements, step %lld)",
                         order.c_str(), d, (long long)r.start, (long long)r.length,
                         (long long)meta.sizes[d], (long long)r.step);
@@ -73,6 +79,10 @@ RewritePlan copy_only_plan(const Case& c, const ProgramInfo& info) {
 }
 
 RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info) {
+  return rewrite_with_rules(c, info, PassRules{});
+}
+
+RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const PassRules& rules) {
   RewritePlan plan = copy_only_plan(c, info);
   plan.decisions.clear();
   const int n = ops_that_run(c, info);
@@ -91,12 +101,14 @@ RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info
     SliceDecision d{k, oi.result, false, "", ""};
     const int root = plan.root[oi.src];
     const std::string& y = op.result;
-    if (!dense_reason(c, info.values[oi.src], op, d.reason)) {
-      d.rule = d.reason.rfind("not dense: step", 0) == 0 ? "not-dense-step" : "not-dense-extent";
-    } else if (is_output[oi.result]) {
+    if (!dense_reason(c, info.values[oi.src], op, rules, d.reason)) {
+      d.rule = d.reason.rfind("not dense: step", 0) == 0  ? "not-dense-step"
+               : d.reason.rfind("conservative", 0) == 0 ? "conservative"
+                                                          : "not-dense-extent";
+    } else if (rules.output_rule && is_output[oi.result]) {
       d.rule = "output";
       d.reason = "'" + y + "' is a program output: the runtime may repoint output buffers";
-    } else if (!mutations[oi.result].empty()) {
+    } else if (rules.mutation_rule && !mutations[oi.result].empty()) {
       const int m = mutations[oi.result].front();
       d.rule = "mutated";
       d.reason = "'" + y + "' is mutated in place by op " + std::to_string(m) + " `" +
@@ -108,6 +120,7 @@ RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info
       const int reads_until = last_use[oi.result];
       auto hazard = std::find_if(mutations[root].begin(), mutations[root].end(),
                                  [&](int m) { return m > k && m <= reads_until; });
+      if (!rules.root_mutation_rule) hazard = mutations[root].end();
       if (hazard != mutations[root].end()) {
         d.rule = "root-written";
         d.reason = "root '" + info.values[root].name + "' is mutated by op " +

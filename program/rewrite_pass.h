@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/util/slice_util.h"
 #include "program/analysis.h"
 #include "program/case.h"
 
@@ -38,8 +39,21 @@ struct RewritePlan {
   const SliceDecision* decision_for_op(int op) const;
 };
 
+// The rules the pass applies. The reference pass uses all of them; a backend
+// (backends/) may run the same pass with a rule swapped or switched off, which is
+// how the deliberately faulty backends stay one-line diffs.
+struct PassRules {
+  decltype(&slice_is_dense) dense = &slice_is_dense;  // rule 1
+  bool output_rule = true;        // rule 2
+  bool mutation_rule = true;      // rule 3
+  bool root_mutation_rule = true; // rule 4
+  // A conservative pass: only slices of the outermost dim in the dim order, step 1.
+  bool outermost_only = false;
+};
+
 // Values at and after ProgramInfo::failing_op never run and are not decided.
 RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info);
+RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const PassRules& rules);
 
 // A plan with no aliases: what the copy path runs (and the copy-only arena).
 RewritePlan copy_only_plan(const Case& c, const ProgramInfo& info);

@@ -1,0 +1,13 @@
+// Deliberately faulty backends: each reproduces one real bug class with a small,
+// readable diff against the reference, so the self-test can prove slicefuzz
+// catches it. Never use them for anything else.
+#pragma once
+#include <vector>
+
+#include "backends/backend.h"
+
+namespace slicefuzz {
+
+void add_faulty_backends(std::vector<Backend>& out);
+
+}  // namespace slicefuzz

@@ -1,0 +1,65 @@
+#include "harness/et_slice_contract.h"
+
+#include <memory>
+
+#include "program/case_format.h"
+#include "program/copy_executor.h"
+
+namespace slicefuzz {
+
+void check_et_slice_contract(const Case& c, const ProgramInfo& info,
+                             const std::vector<TorchSliceView>& views, const Backend& backend,
+                             std::vector<Finding>& findings) {
+  const int64_t es = static_cast<int64_t>(element_size(c.dtype));
+  for (const TorchSliceView& view : views) {
+    const Op& op = c.ops[view.op];
+    const OpInfo& oi = info.ops[view.op];
+    Tensor in = value_meta(c, info.values[oi.src].sizes);
+    // et_slice reads no data, but the pointer must be real for the bounds check.
+    std::unique_ptr<uint8_t[]> buffer(new uint8_t[in.nbytes()]);
+    in.data = buffer.get();
+    in.capacity_nbytes = in.nbytes();
+    Tensor out = value_meta(c, info.values[oi.src].sizes);
+    const Tensor before = out;
+    EValue a = EValue::from_tensor(&in), dim = EValue::from_int(op.dim),
+           start = op.start ? EValue::from_int(*op.start) : EValue::none(),
+           end = op.end ? EValue::from_int(*op.end) : EValue::none(),
+           step = EValue::from_int(op.step), o = EValue::from_tensor(&out);
+    EValue* stack[6] = {&a, &dim, &start, &end, &step, &o};
+    KernelRuntimeContext ctx;
+    backend.kernels.et_slice_op(ctx, stack);
+
+    const std::string label = "op " + std::to_string(view.op) + " `" + print_op(op) + "`";
+    std::string why;
+    if (!view.dense) {
+      if (ctx.ok())
+        why = "et_slice accepted a slice that is not dense in the dim order (torch's view "
+              "strides differ from a fresh tensor's): its runtime density guard is missing";
+      else if (out.data != before.data)
+        why = "et_slice refused the slice but changed out's data pointer";
+    } else if (!ctx.ok()) {
+      why = "et_slice refused a dense slice: " + ctx.message();
+    } else {
+      const int64_t delta = out.bytes() - in.bytes();
+      const int64_t nbytes = static_cast<int64_t>(out.nbytes());
+      std::vector<int64_t> sizes(out.sizes, out.sizes + out.rank);
+      if (sizes != view.sizes)
+        why = "et_slice gave sizes " + sizes_string(sizes) + ", torch's view has " +
+              sizes_string(view.sizes);
+      else if (delta < 0 || delta + nbytes > static_cast<int64_t>(in.nbytes()))
+        why = "the alias [" + std::to_string(delta) + ", " + std::to_string(delta + nbytes) +
+              ") leaves the input's " + std::to_string(in.nbytes()) + " bytes";
+      else if (nbytes > 0 && delta != view.storage_offset * es)
+        why = "the alias starts " + std::to_string(delta) + " bytes into the input, torch's view "
+              "at storage offset " + std::to_string(view.storage_offset) + " (" +
+              std::to_string(view.storage_offset * es) + " bytes)";
+    }
+    if (!why.empty()) {
+      findings.push_back(Finding{FindingKind::ALIAS_VIOLATION, "et_slice", view.op,
+                                 label + " called directly: " + why, false});
+      return;
+    }
+  }
+}
+
+}  // namespace slicefuzz
