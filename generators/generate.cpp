@@ -1,10 +1,26 @@
-// PLACEHOLDER until the generator lands: being written now.
 #include "generators/generate.h"
+
+#include <mutex>
+
+#include "generators/case_gen.h"
+
 namespace slicefuzz {
+
+namespace {
+// Distinguishes this use of the 256-bit key from any other keyed by (seed, index).
+constexpr uint64_t kStream = 0x736c696365667a31;  // "slicefz1"
+}  // namespace
+
 Case generate_case(uint64_t seed, uint64_t index) {
-  Case c;
-  c.sizes = {static_cast<int64_t>(seed % 5), static_cast<int64_t>(index % 7)};
-  c.outputs = {"x"};
-  return c;
+  // RapidCheck keeps generation state (gen::exec's handler) in process-wide
+  // statics, not thread-locals: callers on several threads must take turns.
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  static const rc::Gen<Case> gen = genCase();
+  // The full key keeps every (seed, index) pair an independent stream; the size
+  // cycles through RapidCheck's 0..99 so that small and large cases interleave.
+  const rc::Random random(rc::Random::Key{seed, index, kStream, 0});
+  return gen(random, static_cast<int>(index % 100)).value();
 }
+
 }  // namespace slicefuzz

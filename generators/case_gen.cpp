@@ -1,0 +1,501 @@
+#include "generators/case_gen.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <utility>
+
+#include "kernels/util/slice_util.h"
+
+namespace slicefuzz {
+
+namespace {
+
+constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+constexpr int64_t k2Pow62 = int64_t{1} << 62;
+constexpr int kInvalidSlicePercent = 5;
+
+// ---------------------------------------------------------------------------
+// Choice helpers. RapidCheck's elementOf/weightedOneOf do not shrink across
+// options; these do, toward the first option, which callers make the simplest.
+
+// An index drawn with the given weights (weight 0: never drawn, never a shrink).
+rc::Gen<size_t> genWeightedIndex(std::vector<size_t> weights) {
+  const size_t total = std::accumulate(weights.begin(), weights.end(), size_t{0});
+  return [weights, total](const rc::Random& random, int) {
+    uint64_t x = rc::Random(random).next() % total;
+    size_t i = 0;
+    while (x >= weights[i]) x -= weights[i++];
+    return rc::shrinkable::shrinkRecur(i, [weights](size_t v) {
+      return rc::seq::filter(rc::shrink::towards<size_t>(v, 0),
+                             [weights](size_t j) { return weights[j] > 0; });
+    });
+  };
+}
+
+// One of several generators, by weight, shrinking toward the first.
+template <typename T>
+rc::Gen<T> genWeighted(std::vector<std::pair<size_t, rc::Gen<T>>> options) {
+  std::vector<size_t> weights;
+  std::vector<rc::Gen<T>> gens;
+  for (auto& option : options) {
+    weights.push_back(option.first);
+    gens.push_back(std::move(option.second));
+  }
+  return rc::gen::mapcat(genWeightedIndex(std::move(weights)),
+                         [gens](size_t i) { return gens[i]; });
+}
+
+// Uniform in [0, n), shrinking toward 0. Unlike gen::inRange it ignores the
+// RapidCheck size, so small sizes still see every value.
+rc::Gen<uint64_t> genBelow(uint64_t n) {
+  return [n](const rc::Random& random, int) {
+    return rc::shrinkable::shrinkRecur(rc::Random(random).next() % n, [](uint64_t v) {
+      return rc::shrink::towards<uint64_t>(v, 0);
+    });
+  };
+}
+
+// One of `values`, uniformly, shrinking toward values[0].
+template <typename T>
+rc::Gen<T> genElement(std::vector<T> values) {
+  return rc::gen::map(genWeightedIndex(std::vector<size_t>(values.size(), 1)),
+                      [values](size_t i) { return values[i]; });
+}
+
+// 1..max_len elements (fewer at small RapidCheck sizes), shrinking by removing
+// any run of elements (never all of them), then each element.
+template <typename T>
+rc::Gen<std::vector<T>> genNonEmptyList(size_t max_len, rc::Gen<T> element) {
+  return [max_len, element](const rc::Random& random, int size) {
+    rc::Random r(random);
+    const size_t limit = std::min(max_len, 1 + static_cast<size_t>(std::max(size, 0)) / 6);
+    const size_t n = 1 + r.split().next() % limit;
+    std::vector<rc::Shrinkable<T>> elements;
+    for (size_t i = 0; i < n; ++i) elements.push_back(element(r.split(), size));
+    using Elements = std::vector<rc::Shrinkable<T>>;
+    auto shrinks = [](const Elements& els) {
+      return rc::seq::concat(
+          rc::seq::filter(rc::shrink::removeChunks(els),
+                          [](const Elements& e) { return !e.empty(); }),
+          rc::shrink::eachElement(els, [](const rc::Shrinkable<T>& s) { return s.shrinks(); }));
+    };
+    return rc::shrinkable::map(rc::shrinkable::shrinkRecur(std::move(elements), shrinks),
+                               [](const Elements& els) {
+                                 std::vector<T> values;
+                                 for (const auto& s : els) values.push_back(s.value());
+                                 return values;
+                               });
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Plans: shape-independent choices, realised against a concrete shape later.
+
+// Option `kind` (simplest first) with a free parameter `k`, reduced modulo
+// whatever range the concrete shape allows.
+struct Pick {
+  size_t kind = 0;
+  uint64_t k = 0;
+};
+constexpr uint64_t kPickRange = uint64_t{1} << 20;
+
+rc::Gen<Pick> genPick(std::vector<size_t> weights) {
+  return rc::gen::map(rc::gen::pair(genWeightedIndex(std::move(weights)), genBelow(kPickRange)),
+                      [](const std::pair<size_t, uint64_t>& p) {
+                        return Pick{p.first, p.second};
+                      });
+}
+
+enum DimKind : size_t { kDimFromFront, kDimFromBack };
+// kIndexAfterStart (end only) lands in (start, size], so that most slices are
+// not empty: an empty slice is trivially right, and so is every op after it.
+enum IndexKind : size_t {
+  kIndexNone,
+  kIndexAfterStart,
+  kIndexInRange,
+  kIndexNegative,
+  kIndexNearSize,
+  kIndexExtreme
+};
+enum StepKind : size_t { kStepOne, kStepSmall, kStepAtLeastSize, kStepHuge };
+enum ValidityKind : size_t { kValid, kDimOutOfRange, kStepNotPositive };
+
+struct SlicePlan {
+  Pick validity, dim, start, end, step;
+};
+
+rc::Gen<SlicePlan> genSlicePlan(int invalid_percent) {
+  const size_t bad = static_cast<size_t>(std::clamp(invalid_percent, 0, 100));
+  return rc::gen::map(rc::gen::tuple(genPick({(100 - bad) * 5, bad * 3, bad * 2}),
+                                     genPick({70, 30}), genPick({30, 0, 35, 15, 12, 8}),
+                                     genPick({25, 45, 8, 8, 8, 6}), genPick({55, 25, 12, 8})),
+                      [](const std::tuple<Pick, Pick, Pick, Pick, Pick>& t) {
+                        return SlicePlan{std::get<0>(t), std::get<1>(t), std::get<2>(t),
+                                         std::get<3>(t), std::get<4>(t)};
+                      });
+}
+
+int64_t realize_dim(const Pick& p, int rank) {
+  if (rank == 0) return p.kind == kDimFromBack ? -1 : 0;  // slicing rank 0 fails anyway
+  const int64_t d = static_cast<int64_t>(p.k % static_cast<uint64_t>(rank));
+  return p.kind == kDimFromBack ? d - rank : d;
+}
+
+// k reduced into [0, max(n, 1)).
+int64_t below(uint64_t k, int64_t n) {
+  return static_cast<int64_t>(k % static_cast<uint64_t>(std::max<int64_t>(n, 1)));
+}
+
+// Sizes are small (<= 32), so size +- 1 cannot overflow. `start` is the
+// normalised start, for kIndexAfterStart.
+std::optional<int64_t> realize_index(const Pick& p, int64_t size, int64_t start = 0) {
+  switch (p.kind) {
+    case kIndexNone:
+      return std::nullopt;
+    case kIndexAfterStart:
+      return start + 1 + below(p.k, size - start);
+    case kIndexInRange:
+      return below(p.k, size);  // an element's index; size is kIndexNearSize's
+    case kIndexNegative:
+      return -1 - below(p.k, size);
+    case kIndexNearSize: {
+      const int64_t near[] = {size, -size, size + 1, -size - 1, size - 1, 1 - size};
+      return near[p.k % 6];
+    }
+    default: {
+      const int64_t extreme[] = {kInt64Max,   kInt64Min,   k2Pow62,     -k2Pow62,
+                                 k2Pow62 + 1, k2Pow62 - 1, 1 - k2Pow62, -k2Pow62 - 1};
+      return extreme[p.k % 8];
+    }
+  }
+}
+
+int64_t realize_step(const Pick& p, int64_t size) {
+  switch (p.kind) {
+    case kStepOne:
+      return 1;
+    case kStepSmall:
+      return 2 + static_cast<int64_t>(p.k % 4);
+    case kStepAtLeastSize:
+      return std::max<int64_t>(size, 1) + static_cast<int64_t>(p.k % 3);
+    default: {
+      const int64_t huge[] = {kInt64Max, kInt64Max - 1, k2Pow62, k2Pow62 + 1};
+      return huge[p.k % 4];
+    }
+  }
+}
+
+SliceArgs realize_slice(const SlicePlan& plan, const std::vector<int64_t>& sizes) {
+  const int rank = static_cast<int>(sizes.size());
+  SliceArgs a;
+  a.dim = realize_dim(plan.dim, rank);
+  const int64_t size = rank == 0 ? 0 : sizes[*normalize_dim(a.dim, rank)];
+  a.start = realize_index(plan.start, size);
+  a.end = realize_index(plan.end, size, normalize_slice(size, a.start, std::nullopt, 1).start);
+  a.step = realize_step(plan.step, size);
+  const int64_t r = rank;
+  if (plan.validity.kind == kDimOutOfRange) {
+    const int64_t dims[] = {r, -r - 1, r + 3, -r - 4, kInt64Max, kInt64Min};
+    a.dim = dims[plan.validity.k % 6];
+  } else if (plan.validity.kind == kStepNotPositive) {
+    const int64_t steps[] = {0, -1, kInt64Min, -3};
+    a.step = steps[plan.validity.k % 4];
+  }
+  return a;
+}
+
+// The result's sizes, or (for invalid arguments) the source's as a stand-in:
+// nothing after a failing op runs, the stand-in only keeps later plans realisable.
+std::vector<int64_t> slice_result_sizes(const std::vector<int64_t>& sizes, const SliceArgs& a) {
+  const auto d = normalize_dim(a.dim, static_cast<int>(sizes.size()));
+  if (!d || a.step <= 0) return sizes;
+  std::vector<int64_t> out = sizes;
+  out[*d] = normalize_slice(sizes[*d], a.start, a.end, a.step).length;
+  return out;
+}
+
+enum OpChoice : size_t { kSliceOp, kCloneOp, kAddOp, kCopyOp };
+
+struct OpPlan {
+  size_t kind = kSliceOp;
+  uint64_t source = 0;   // how many values back from the latest (mod the count)
+  uint64_t partner = 0;  // copy_: which equal-sized value to copy from
+  SlicePlan slice;
+  int64_t scalar = 1;  // add_
+};
+
+rc::Gen<int64_t> genAddScalar() {
+  return genWeighted<int64_t>(
+      {{95, genElement<int64_t>({1, -1, 2, 0, 3, -2, 4, 5, -3})},
+       {5, genElement<int64_t>({100, 1000, 65536, -70000, int64_t{1} << 31, -(int64_t{1} << 31) - 1,
+                                (int64_t{1} << 53) + 1, kInt64Max, kInt64Min})}});
+}
+
+rc::Gen<OpPlan> genOpPlan() {
+  // Often the latest value (chains of slices), otherwise any earlier one.
+  auto source =
+      genWeighted<uint64_t>({{40, rc::gen::just(uint64_t{0})}, {60, genBelow(kPickRange)}});
+  return rc::gen::map(
+      rc::gen::tuple(genWeightedIndex({62, 12, 13, 13}), source, genBelow(kPickRange),
+                     genSlicePlan(kInvalidSlicePercent), genAddScalar()),
+      [](const std::tuple<size_t, uint64_t, uint64_t, SlicePlan, int64_t>& t) {
+        return OpPlan{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t),
+                      std::get<4>(t)};
+      });
+}
+
+struct OutputPlan {
+  bool last_only = true;
+  std::vector<uint64_t> picks;  // otherwise these values (mod the count)
+};
+
+rc::Gen<OutputPlan> genOutputPlan() {
+  return rc::gen::map(
+      rc::gen::pair(genWeightedIndex({60, 40}),
+                    rc::gen::container<std::vector<uint64_t>>(3, genBelow(kPickRange))),
+      [](const std::pair<size_t, std::vector<uint64_t>>& p) {
+        return OutputPlan{p.first == 0, p.second};
+      });
+}
+
+Op slice_op(std::string result, std::string src, const SliceArgs& a) {
+  Op op;
+  op.kind = OpKind::SliceCopy;
+  op.result = std::move(result);
+  op.src = std::move(src);
+  op.dim = a.dim;
+  op.start = a.start;
+  op.end = a.end;
+  op.step = a.step;
+  return op;
+}
+
+// The other values with the same sizes as value `j`.
+std::vector<size_t> partners_of(const std::vector<std::vector<int64_t>>& shapes, size_t j) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    if (i != j && shapes[i] == shapes[j]) out.push_back(i);
+  return out;
+}
+
+// Turns plans into a concrete case. Unused Op fields keep their defaults, exactly
+// as the parser leaves them, so that parse(print(c)) == c.
+Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int> dim_order,
+                  const std::vector<OpPlan>& plans, const OutputPlan& outputs) {
+  Case c;
+  c.dtype = dtype;
+  c.sizes = std::move(sizes);
+  c.dim_order = std::move(dim_order);
+  std::vector<std::string> names{c.input};
+  std::vector<std::vector<int64_t>> shapes{c.sizes};
+  for (const OpPlan& p : plans) {
+    const size_t n = names.size();
+    size_t src = n - 1 - p.source % n;
+    size_t kind = p.kind;
+    if (kind == kCopyOp) {
+      // copy_ needs two values of equal sizes: its target is picked among the
+      // values that have such a partner. With none yet, a clone makes one.
+      std::vector<size_t> targets;
+      for (size_t j = 0; j < n; ++j)
+        if (!partners_of(shapes, j).empty()) targets.push_back(j);
+      if (targets.empty())
+        kind = kCloneOp;
+      else
+        src = targets[targets.size() - 1 - p.source % targets.size()];
+    }
+
+    Op op;
+    switch (kind) {
+      case kSliceOp: {
+        const SliceArgs a = realize_slice(p.slice, shapes[src]);
+        op = slice_op(generated_value_name(n - 1), names[src], a);
+        shapes.push_back(slice_result_sizes(shapes[src], a));
+        break;
+      }
+      case kCloneOp:
+        op.kind = OpKind::Clone;
+        op.result = generated_value_name(n - 1);
+        op.src = names[src];
+        shapes.push_back(shapes[src]);
+        break;
+      case kAddOp:
+        op.kind = OpKind::Add;
+        op.target = names[src];
+        op.scalar = p.scalar;
+        break;
+      default: {
+        op.kind = OpKind::Copy;
+        op.target = names[src];
+        const std::vector<size_t> partners = partners_of(shapes, src);
+        op.src = names[partners[p.partner % partners.size()]];
+        break;
+      }
+    }
+    if (!op.result.empty()) names.push_back(op.result);
+    c.ops.push_back(std::move(op));
+  }
+  if (outputs.last_only) {
+    c.outputs = {names.back()};
+  } else {
+    std::vector<bool> chosen(names.size(), false);
+    for (uint64_t k : outputs.picks) chosen[k % names.size()] = true;
+    for (size_t i = 0; i < names.size(); ++i)
+      if (chosen[i]) c.outputs.push_back(names[i]);
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------------------
+// Shapes.
+
+// The next smaller size on the ladder 13, 11, 7, 5, 3, 2, 1 (sizes above 13 go to 13).
+int64_t next_smaller_size(int64_t s) {
+  const int64_t ladder[] = {13, 11, 7, 5, 3, 2, 1};
+  for (int64_t v : ladder)
+    if (v < s) return v;
+  return 1;
+}
+
+// Shrinks the largest sizes until the element count (size-0 dims counted as 1,
+// so that emptiness does not hide a huge shape) is at most `cap`.
+std::vector<int64_t> cap_elements(std::vector<int64_t> sizes, int64_t cap) {
+  auto over = [&] {
+    int64_t n = 1;
+    for (int64_t s : sizes)
+      if ((n *= std::max<int64_t>(s, 1)) > cap) return true;  // n <= cap * 32: no overflow
+    return false;
+  };
+  while (over()) {
+    auto largest = std::max_element(sizes.begin(), sizes.end());
+    *largest = next_smaller_size(*largest);
+  }
+  return sizes;
+}
+
+rc::Gen<int64_t> genDimSize() {
+  using rc::gen::just;
+  return genWeighted<int64_t>(
+      {{22, just(int64_t{1})},
+       {14, just(int64_t{2})},
+       {1, just(int64_t{0})},
+       {12, just(int64_t{3})},
+       {10, just(int64_t{5})},
+       {8, just(int64_t{7})},
+       {5, just(int64_t{11})},
+       {5, just(int64_t{13})},
+       {12, rc::gen::map(genBelow(29), [](uint64_t v) { return static_cast<int64_t>(v) + 4; })}});
+}
+
+// A permutation of 0..rank-1 from random keys (a stable argsort), so that keys
+// shrinking to ties shrink the permutation toward identity.
+std::vector<int> argsort(const std::vector<uint64_t>& keys) {
+  std::vector<int> order(keys.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys[a] < keys[b]; });
+  return order;
+}
+
+// `order` with its non-size-1 dims put back into increasing order in the slots
+// they occupy: strides of every dim of size > 1 are then the identity's.
+std::vector<int> move_only_size1_dims(std::vector<int> order, const std::vector<int64_t>& sizes) {
+  std::vector<size_t> slots;
+  std::vector<int> dims;
+  for (size_t i = 0; i < order.size(); ++i)
+    if (sizes[order[i]] != 1) {
+      slots.push_back(i);
+      dims.push_back(order[i]);
+    }
+  std::sort(dims.begin(), dims.end());
+  for (size_t i = 0; i < slots.size(); ++i) order[slots[i]] = dims[i];
+  return order;
+}
+
+std::vector<int> canonical_dim_order(std::vector<int> order) {
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<int>(i)) return order;
+  return {};
+}
+
+}  // namespace
+
+std::string generated_value_name(size_t n) {
+  return n < 23 ? std::string(1, static_cast<char>('a' + n)) : "t" + std::to_string(n);
+}
+
+rc::Gen<ScalarType> genDtype() {
+  using S = ScalarType;
+  const std::vector<S> types = {S::Float, S::Double, S::Half, S::BFloat16, S::Long,
+                                S::Int,   S::Short,  S::Char, S::Byte,     S::Bool};
+  return rc::gen::map(genWeightedIndex({25, 8, 8, 8, 9, 9, 8, 8, 8, 9}),
+                      [types](size_t i) { return types[i]; });
+}
+
+rc::Gen<int> genRank() {
+  auto from = [](int first, uint64_t count) {
+    return rc::gen::map(genBelow(count),
+                        [first](uint64_t v) { return first + static_cast<int>(v); });
+  };
+  return genWeighted<int>({{90, from(1, 6)}, {7, from(7, 10)}, {3, rc::gen::just(0)}});
+}
+
+rc::Gen<std::vector<int64_t>> genSizes(int rank) {
+  return rc::gen::withSize([rank](int size) {
+    const int64_t cap = kMinInputElements + kInputElementsPerSize * std::clamp(size, 0, 100);
+    return rc::gen::map(
+        rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(rank), genDimSize()),
+        [cap](std::vector<int64_t> sizes) { return cap_elements(std::move(sizes), cap); });
+  });
+}
+
+rc::Gen<std::vector<int>> genDimOrder(const std::vector<int64_t>& sizes) {
+  using Order = std::vector<int>;
+  const size_t rank = sizes.size();
+  std::vector<std::pair<size_t, rc::Gen<Order>>> options{{40, rc::gen::just(Order{})}};
+  if (rank == 4) options.push_back({20, rc::gen::just(Order{0, 2, 3, 1})});     // channels-last
+  if (rank == 5) options.push_back({20, rc::gen::just(Order{0, 2, 3, 4, 1})});  // channels-last-3d
+  if (rank >= 2) {
+    auto keys = rc::gen::container<std::vector<uint64_t>>(rank, genBelow(4 * rank));
+    options.push_back({25, rc::gen::map(keys, argsort)});
+    if (std::count(sizes.begin(), sizes.end(), 1) > 0)
+      options.push_back({15, rc::gen::map(keys, [sizes](const std::vector<uint64_t>& k) {
+                           return move_only_size1_dims(argsort(k), sizes);
+                         })});
+  }
+  return rc::gen::map(genWeighted(std::move(options)), canonical_dim_order);
+}
+
+rc::Gen<SliceArgs> genSliceArgs(const std::vector<int64_t>& sizes, int invalid_percent) {
+  return rc::gen::map(genSlicePlan(invalid_percent),
+                      [sizes](const SlicePlan& plan) { return realize_slice(plan, sizes); });
+}
+
+rc::Gen<Case> genCase() {
+  return rc::gen::exec([] {
+    // exec shrinks its picks in order and never returns to an earlier one, so the
+    // shape-independent op chain comes first: it shrinks (fewer ops) while the
+    // input is still the one that failed, then the input shrinks under it.
+    const auto ops = *genNonEmptyList(kMaxGeneratedOps, genOpPlan());
+    const auto outputs = *genOutputPlan();
+    const ScalarType dtype = *genDtype();
+    const int rank = *genRank();
+    auto sizes = *genSizes(rank);
+    auto order = *genDimOrder(sizes);
+    return realize_case(dtype, std::move(sizes), std::move(order), ops, outputs);
+  });
+}
+
+rc::Gen<Case> genSingleSliceCase(int invalid_percent) {
+  return rc::gen::exec([invalid_percent] {
+    OpPlan slice;
+    slice.slice = *genSlicePlan(invalid_percent);
+    const ScalarType dtype = *genDtype();
+    const int rank = *genRank();
+    auto sizes = *genSizes(rank);
+    auto order = *genDimOrder(sizes);
+    return realize_case(dtype, std::move(sizes), std::move(order), {slice}, OutputPlan{});
+  });
+}
+
+}  // namespace slicefuzz
