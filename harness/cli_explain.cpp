@@ -1,5 +1,6 @@
 // `slicefuzz explain FILE [--json] [--svg OUT]`: the program, each slice's rewrite
 // decision with its reason, the memory plan as a picture, and the comparison per path.
+#include <algorithm>
 #include <cstdio>
 
 #include "harness/case_job.h"
@@ -75,15 +76,9 @@ void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
 
 }  // namespace
 
-int cli_explain(int argc, char** argv) {
-  CliArgs args;
-  CommonOptions common;
-  if (!parse_common(args, argc, argv, {"--svg"}, {"--json"}, common)) return 2;
-  if (args.positional().size() != 1) {
-    std::fprintf(stderr, "usage: slicefuzz explain FILE [--json] [--svg OUT] [--backend NAME]\n");
-    return 2;
-  }
-  const std::string file = args.positional()[0];
+namespace {
+
+int explain_one(const std::string& file, const CliArgs& args, const CommonOptions& common) {
   std::string text, error;
   if (!read_text_file(file, 1 << 20, text, error)) {
     std::fprintf(stderr, "slicefuzz explain: %s: %s\n", file.c_str(), error.c_str());
@@ -143,6 +138,24 @@ int cli_explain(int argc, char** argv) {
   if (s.tolerated) std::printf("  (%d tolerated findings, e.g. MISSED_REWRITE)\n", s.tolerated);
   std::printf("\nresult: %s\n", s.failed ? ("FAIL " + std::string(finding_kind_name(s.kind))).c_str() : "PASS");
   return s.failed ? 1 : 0;
+}
+
+}  // namespace
+
+int cli_explain(int argc, char** argv) {
+  CliArgs args;
+  CommonOptions common;
+  if (!parse_common(args, argc, argv, {"--svg"}, {"--json"}, common)) return 2;
+  const auto& files = args.positional();
+  if (files.empty() || (files.size() > 1 && (!args.has("--json") || args.has("--svg")))) {
+    std::fprintf(stderr,
+                 "usage: slicefuzz explain FILE [--json] [--svg OUT] [--backend NAME]\n"
+                 "       slicefuzz explain --json FILE...   (one JSON object per line)\n");
+    return 2;
+  }
+  int status = 0;
+  for (const std::string& file : files) status = std::max(status, explain_one(file, args, common));
+  return status;
 }
 
 }  // namespace slicefuzz

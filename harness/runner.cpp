@@ -204,13 +204,15 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
             std::to_string(plan.arena_bytes) + " bytes (aliases keep their roots alive longer)"));
 
   RewritePathResult rw = run_rewrite_path(c, info, rewrite, plan, backend.kernels);
+  // Alias facts first: an alias outside its root reads someone else's bytes, and
+  // the precise report beats the value mismatch that follows from it.
+  compare_aliases(c, info, torch, rewrite, rw.aliases, report);
+  if (report.failed()) return report;
   if (auto f = compare_paths(c, info, torch.path, "torch", rw.path, "rewrite",
                              FindingKind::VALUE_MISMATCH, "")) {
     report.findings.push_back(*f);
     return report;
   }
-  compare_aliases(c, info, torch, rewrite, rw.aliases, report);
-  if (report.failed()) return report;
   check_et_slice_contract(c, info, torch.slice_views, backend, report.findings);
   if (report.failed()) return report;
 

@@ -1,5 +1,6 @@
 #include "program/arena_executor.h"
 
+#include <cstring>
 #include <memory>
 
 #include "program/copy_executor.h"
@@ -18,7 +19,12 @@ class Arena {
   }
   ~Arena() { unpoison_region(data_.get(), bytes_); }  // hand clean memory back to delete[]
   uint8_t* base() const { return data_.get(); }
-  void open(const TensorPlacement& t) { unpoison_region(base() + t.offset, t.nbytes); }
+  // A region opens with a fixed pattern, so that reading bytes nobody wrote gives
+  // the same (wrong) values on every run and a finding's text is reproducible.
+  void open(const TensorPlacement& t) {
+    unpoison_region(base() + t.offset, t.nbytes);
+    std::memset(base() + t.offset, 0xA5, static_cast<size_t>(t.nbytes));
+  }
   void close(const TensorPlacement& t) { poison_region(base() + t.offset, t.nbytes); }
 
  private:

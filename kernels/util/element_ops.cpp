@@ -96,7 +96,12 @@ bool elements_equal(ScalarType t, const uint8_t* a, const uint8_t* b) {
 std::string element_to_string(ScalarType t, const uint8_t* p) {
   char buf[64];
   switch (t) {
-    case ScalarType::Bool: return load<uint8_t>(p) ? "true" : "false";
+    case ScalarType::Bool: {
+      const uint8_t b = load<uint8_t>(p);
+      if (b <= 1) return b ? "true" : "false";
+      snprintf(buf, sizeof buf, "invalid bool byte 0x%02x", b);  // garbage, not a value
+      break;
+    }
     case ScalarType::Long: snprintf(buf, sizeof buf, "%lld", static_cast<long long>(load<int64_t>(p))); break;
     default:
       if (is_floating(t)) snprintf(buf, sizeof buf, "%.17g", element_to_double(t, p));
