@@ -191,7 +191,7 @@ void mutate_once(Case& c, Rng& rng) {
 
 }  // namespace
 
-void repair_case(Case& c, int64_t byte_budget) {
+void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   if (c.input.empty() || c.input == "None") c.input = "x";
   if (c.sizes.size() > static_cast<size_t>(kMaxRank)) c.sizes.resize(kMaxRank);
   for (int64_t& s : c.sizes) s = s < 0 ? 1 : std::min<int64_t>(s, int64_t{1} << 20);
@@ -202,7 +202,7 @@ void repair_case(Case& c, int64_t byte_budget) {
     std::iota(iota.begin(), iota.end(), 0);
     if (!c.dim_order.empty() && sorted != iota) c.dim_order.clear();
   }
-  if (c.ops.size() > kMaxOps) c.ops.resize(kMaxOps);
+  if (c.ops.size() > std::min(max_ops, kMaxOps)) c.ops.resize(std::min(max_ops, kMaxOps));
   std::set<std::string> defined{c.input};
   std::string last = c.input;
   for (Op& op : c.ops) {
@@ -250,7 +250,7 @@ void mutate_case(Case& c, Rng& rng, int64_t byte_budget) {
   const int n = 1 + static_cast<int>(below(rng, 3));
   for (int i = 0; i < n; ++i) {
     mutate_once(c, rng);
-    repair_case(c, byte_budget);
+    repair_case(c, byte_budget, kFuzzMaxOps);
   }
 }
 
@@ -267,7 +267,7 @@ Case crossover_cases(const Case& a, const Case& b, Rng& rng, int64_t byte_budget
   }
   out.outputs = a.outputs;
   out.outputs.insert(out.outputs.end(), b.outputs.begin(), b.outputs.end());
-  repair_case(out, byte_budget);
+  repair_case(out, byte_budget, kFuzzMaxOps);
   return out;
 }
 

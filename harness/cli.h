@@ -10,5 +10,6 @@ int cli_explain(int argc, char** argv);
 int cli_minimize(int argc, char** argv);
 int cli_export(int argc, char** argv);
 int cli_run(int argc, char** argv);
+int cli_triage(int argc, char** argv);
 
 }  // namespace slicefuzz

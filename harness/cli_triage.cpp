@@ -6,6 +6,7 @@
 #include "harness/cli_common.h"
 #include "harness/export.h"
 #include "harness/minimizer.h"
+#include "harness/signature.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -112,6 +113,50 @@ int cli_export(int argc, char** argv) {
     std::fputs(text.c_str(), stdout);
   }
   return 0;
+}
+
+}  // namespace slicefuzz
+
+namespace slicefuzz {
+
+// `slicefuzz triage FILE...`: one tab-separated line per file that fails:
+// SIGNATURE, KIND, FILE, MESSAGE (the nightly job deduplicates on the first
+// column). Files that pass print nothing; files that do not parse are PARSE_ERROR.
+int cli_triage(int argc, char** argv) {
+  CliArgs args;
+  CommonOptions common;
+  if (!parse_common(args, argc, argv, {}, {}, common)) return 2;
+  std::vector<std::string> missing;
+  const std::vector<std::string> files = collect_case_files(args.positional(), missing);
+  for (const std::string& m : missing) std::fprintf(stderr, "slicefuzz triage: %s: no such file\n", m.c_str());
+  std::vector<std::string> texts(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::string error;
+    if (!read_text_file(files[i], 1 << 20, texts[i], error)) texts[i].clear();
+  }
+  int failing = 0;
+  run_jobs(
+      files.size(),
+      [&](size_t, const std::string& text) {
+        return run_case_text_job(text, *common.backend, common.options);
+      },
+      [&](size_t i) { return texts[i]; },
+      [&](size_t i, const JobOutcome& o) {
+        CaseSummary s = decode_outcome(o);
+        if (!s.failed) return true;
+        ++failing;
+        ParseResult p = parse_case(texts[i], files[i], common.options.byte_budget);
+        const std::string sig = p.ok ? finding_signature(p.c, s)
+                                     : std::string(finding_kind_name(s.kind)) + ":unparsable";
+        std::string msg = s.message;
+        for (char& ch : msg)
+          if (ch == '\t' || ch == '\n') ch = ' ';
+        std::printf("%s\t%s\t%s\t%s\n", sig.c_str(), std::string(finding_kind_name(s.kind)).c_str(),
+                    files[i].c_str(), msg.c_str());
+        return true;
+      },
+      common.isolation);
+  return failing ? 1 : 0;
 }
 
 }  // namespace slicefuzz

@@ -14,6 +14,7 @@ constexpr const char* kUsage =
     "  run --time S | --count N [--seed S] [--out DIR]   a generator-driven campaign\n"
     "  minimize FILE -o OUT [--time S]    shrink a failing case, keeping its finding\n"
     "  export --python|--gtest FILE [-o OUT]   a standalone reproducer\n"
+    "  triage FILE...                 signature, kind, file, message per failing file\n"
     "  explain FILE [--json] [--svg OUT]  decisions, memory plan and per-path comparison\n"
     "  backends                       list the systems under test\n"
     "options for every verb: --backend NAME (default reference, or $SLICEFUZZ_BACKEND),\n"
@@ -32,6 +33,7 @@ constexpr Verb kVerbs[] = {
     {"minimize", slicefuzz::cli_minimize},
     {"export", slicefuzz::cli_export},
     {"run", slicefuzz::cli_run},
+    {"triage", slicefuzz::cli_triage},
 };
 
 }  // namespace
