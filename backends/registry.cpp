@@ -3,6 +3,8 @@
 
 namespace slicefuzz {
 
+void add_example_backend(std::vector<Backend>& out);  // backends/example_backend.cpp
+
 namespace {
 std::vector<Backend> make_backends() {
   std::vector<Backend> b;
@@ -17,6 +19,7 @@ std::vector<Backend> make_backends() {
   };
   conservative.tolerates_missed_rewrite = true;
   b.push_back(conservative);
+  add_example_backend(b);
   add_faulty_backends(b);
   return b;
 }

@@ -2,6 +2,8 @@
 // campaign of generated cases (no libFuzzer), reproducible from the seed: case i
 // of seed S is always generate_case(S, i). A live progress line goes to stderr;
 // each new finding signature is minimised and exported into --out.
+// --stop-at-first ends the campaign at the first finding (the self-test's
+// "cases until the first finding").
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -67,7 +69,7 @@ void save_finding(const std::string& dir, const std::string& slug, const Case& c
 int cli_run(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
-  if (!parse_common(args, argc, argv, {"--time", "--count", "--seed", "--out"}, {"--no-minimize"},
+  if (!parse_common(args, argc, argv, {"--time", "--count", "--seed", "--out"}, {"--no-minimize", "--stop-at-first"},
                     common))
     return 2;
   int64_t time_s = -1, count = -1, seed = 1;
@@ -75,7 +77,8 @@ int cli_run(int argc, char** argv) {
   if (!args.get_int("--time", time_s, error) || !args.get_int("--count", count, error) ||
       !args.get_int("--seed", seed, error) || (time_s < 0) == (count < 0) ||
       !args.positional().empty()) {
-    std::fprintf(stderr, "usage: slicefuzz run --time S | --count N [--seed S] [--jobs N] [--out DIR]%s%s\n",
+    std::fprintf(stderr, "usage: slicefuzz run --time S | --count N [--seed S] [--jobs N] [--out DIR] "
+                 "[--stop-at-first] [--no-minimize]%s%s\n",
                  error.empty() ? "" : "\n", error.c_str());
     return 2;
   }
@@ -97,7 +100,8 @@ int cli_run(int argc, char** argv) {
   double last_progress = -1;
   std::vector<std::pair<std::string, int64_t>> first_seen;  // signature, case index
   const size_t batch = static_cast<size_t>(64 * common.isolation.jobs);
-  for (int64_t next = 0;;) {
+  const bool stop_at_first = args.has("--stop-at-first");
+  for (int64_t next = 0; !(stop_at_first && camp.findings > 0);) {
     if (count >= 0 && next >= count) break;
     if (time_s >= 0 && elapsed() >= static_cast<double>(time_s)) break;
     const size_t n = count >= 0 ? std::min<size_t>(batch, static_cast<size_t>(count - next)) : batch;
@@ -130,6 +134,7 @@ int cli_run(int argc, char** argv) {
                 save_finding(out, signature_slug(sig), c, s, common, !args.has("--no-minimize"));
             }
           }
+          if (stop_at_first && s.failed) return false;
           if (elapsed() - last_progress >= 0.5) {
             last_progress = elapsed();
             progress(camp, elapsed(), false);

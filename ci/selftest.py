@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""The kill matrix behind ci/selftest.sh (see there)."""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CLI = "build/asan/slicefuzz"
+FUZZER = "build/fuzz/fuzz_program"
+SEEDS = [int(s) for s in os.environ.get("SELFTEST_SEEDS", "1 2 3").split()]
+FUZZ_SECONDS = int(os.environ.get("SELFTEST_FUZZ_SECONDS", "60"))
+RUN_COUNT = int(os.environ.get("SELFTEST_RUN_COUNT", "20000"))
+# Every backend that is not deliberately faulty must have no finding at all.
+def is_sound(name):
+    return not name.startswith("faulty-")
+
+
+def backends():
+    out = subprocess.run([CLI, "backends"], check=True, capture_output=True, text=True).stdout
+    return [line.split("  ", 1) for line in out.splitlines() if line.strip()]
+
+
+def replay(backend):
+    p = subprocess.run([CLI, "check", "corpus", "--backend", backend, "--jobs", "2"],
+                       capture_output=True, text=True)
+    fails = [l for l in p.stdout.splitlines() if l.startswith("FAIL ")]
+    return {"killed": p.returncode == 1, "failing_cases": len(fails),
+            "first": fails[0] if fails else None}
+
+
+def campaign(backend, seed, workdir):
+    out = os.path.join(workdir, "run-%s-%d" % (backend, seed))
+    p = subprocess.run([CLI, "run", "--count", str(RUN_COUNT), "--seed", str(seed),
+                        "--backend", backend, "--stop-at-first", "--no-minimize", "--out", out],
+                       capture_output=True, text=True)
+    m = re.search(r"^finding (\S+): \d+ times, first at case (\d+)", p.stdout, re.M)
+    if not m:
+        return {"killed": False, "cases": None}
+    cases = [f for f in sorted(os.listdir(out)) if f.endswith(".case") and ".min." not in f]
+    return {"killed": True, "cases": int(m.group(2)) + 1, "signature": m.group(1),
+            "case_file": os.path.join(out, cases[0]) if cases else None}
+
+
+def fuzz(backend, seed, workdir):
+    corpus = os.path.join(workdir, "fuzz-%s-%d" % (backend, seed))
+    os.makedirs(corpus)
+    env = dict(os.environ, SLICEFUZZ_BACKEND=backend)
+    t0 = time.time()
+    p = subprocess.run([FUZZER, "-seed=%d" % seed, "-max_total_time=%d" % FUZZ_SECONDS,
+                        "-dict=corpus/slicefuzz.dict", "-artifact_prefix=%s/" % corpus,
+                        "-rss_limit_mb=4096", corpus], capture_output=True, text=True, env=env)
+    secs = time.time() - t0
+    crashes = [f for f in os.listdir(corpus) if f.startswith(("crash-", "leak-", "timeout-"))]
+    kind = re.search(r"^kind: (\w+)", p.stderr, re.M)
+    if not crashes:
+        return {"killed": False, "seconds": None}
+    return {"killed": True, "seconds": round(secs, 1),
+            "kind": kind.group(1) if kind else ("SANITIZER" if "Sanitizer" in p.stderr else "CRASH")}
+
+
+def minimize(backend, case_file, workdir):
+    if not case_file:
+        return None
+    out = os.path.join(workdir, "min-%s.case" % backend)
+    p = subprocess.run([CLI, "minimize", case_file, "-o", out, "--backend", backend, "--time", "60"],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    with open(out) as f:
+        return "".join(l for l in f if not l.startswith("#")).strip()
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="slicefuzz-selftest-")
+    rows, ok = [], True
+    for name, description in backends():
+        t0 = time.time()
+        r = {"backend": name, "bug_class": description, "replay": replay(name),
+             "run": [campaign(name, s, work) for s in SEEDS],
+             "fuzz": [fuzz(name, s, work) for s in SEEDS]}
+        r["killed_by"] = {
+            "replay": r["replay"]["killed"],
+            "run": all(x["killed"] for x in r["run"]),
+            "fuzz": all(x["killed"] for x in r["fuzz"]),
+        }
+        r["median_cases_to_kill"] = median([x["cases"] for x in r["run"]])
+        r["median_seconds_to_kill"] = median([x["seconds"] for x in r["fuzz"]])
+        first = next((x.get("case_file") for x in r["run"] if x.get("case_file")), None)
+        r["reproducer"] = minimize(name, first, work) if not is_sound(name) else None
+        any_kill = r["replay"]["killed"] or any(x["killed"] for x in r["run"] + r["fuzz"])
+        if is_sound(name) and any_kill:
+            ok = False
+            print("FAIL %s: a sound backend produced a finding" % name, flush=True)
+        if not is_sound(name) and not any_kill:
+            ok = False
+            print("FAIL %s: survived every method" % name, flush=True)
+        print("%-24s replay=%s run=%s fuzz=%s (%.0f s)" % (
+            name, r["replay"]["killed"], [x["cases"] for x in r["run"]],
+            [x["seconds"] for x in r["fuzz"]], time.time() - t0), flush=True)
+        rows.append(r)
+    shutil.rmtree(work, ignore_errors=True)
+
+    os.makedirs("docs", exist_ok=True)
+    meta = {"seeds": SEEDS, "fuzz_seconds": FUZZ_SECONDS, "run_count": RUN_COUNT,
+            "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "ok": ok}
+    with open("docs/selftest.json", "w") as f:
+        json.dump({"meta": meta, "backends": rows}, f, indent=2)
+        f.write("\n")
+    md = ["# Self-test: the kill matrix", "",
+          "Generated by `ci/selftest.sh` on %s UTC. Seeds %s; `slicefuzz run --count %d "
+          "--seed S --stop-at-first`; `fuzz_program -seed=S -max_total_time=%d` from an empty "
+          "corpus (no fork, stops at the first finding). A backend is killed by a method when "
+          "every seed found it; medians over seeds. Every backend not named `faulty-*` "
+          "(`reference`, `conservative`, the README's example) must have no finding at all "
+          "(conservative's MISSED_REWRITEs are tolerated and counted)." % (
+              meta["date_utc"], SEEDS, RUN_COUNT, FUZZ_SECONDS), "",
+          "| backend | bug class | replay | run | fuzz | median cases to kill (run) | "
+          "median seconds to kill (fuzz) |", "|---|---|---|---|---|---|---|"]
+    yn = lambda b: "killed" if b else "-"
+    for r in rows:
+        md.append("| `%s` | %s | %s | %s | %s | %s | %s |" % (
+            r["backend"], r["bug_class"], yn(r["killed_by"]["replay"]), yn(r["killed_by"]["run"]),
+            yn(r["killed_by"]["fuzz"]),
+            "-" if r["median_cases_to_kill"] is None else r["median_cases_to_kill"],
+            "-" if r["median_seconds_to_kill"] is None else r["median_seconds_to_kill"]))
+    md += ["", "## Minimised reproducers (from the first `run` finding)", ""]
+    for r in rows:
+        if r["reproducer"]:
+            md += ["### `%s`" % r["backend"], "", "```", r["reproducer"], "```", ""]
+    md += ["Overall: %s" % ("PASS" if ok else "FAIL"), ""]
+    with open("docs/selftest.md", "w") as f:
+        f.write("\n".join(md))
+    print("wrote docs/selftest.md and docs/selftest.json: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

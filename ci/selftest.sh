@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# ci/selftest.sh -- the kill matrix: proves slicefuzz catches each faulty backend's
+# bug class, three ways (corpus replay, generator campaign, libFuzzer), and that
+# reference and conservative produce no finding under the same budgets.
+# Writes docs/selftest.md and docs/selftest.json. Exit non-zero if a faulty
+# backend survives every method or reference has any finding.
+# Options (environment): SELFTEST_SEEDS (default "1 2 3"), SELFTEST_FUZZ_SECONDS
+# (default 60), SELFTEST_RUN_COUNT (default 20000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash ci/install-deps.sh
+cmake --preset asan >/dev/null && cmake --build --preset asan --target slicefuzz
+cmake --preset fuzz >/dev/null && cmake --build --preset fuzz --target fuzz_program
+exec /usr/bin/python3 ci/selftest.py "$@"
