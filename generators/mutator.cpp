@@ -225,8 +225,9 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
     last = op.result;
   }
   std::vector<std::string> outputs;
+  std::set<std::string> listed;
   for (const std::string& o : c.outputs)
-    if (defined.count(o)) outputs.push_back(o);
+    if (defined.count(o) && listed.insert(o).second) outputs.push_back(o);
   if (outputs.empty()) outputs.push_back(last);
   c.outputs = outputs;
   canonicalize(c);

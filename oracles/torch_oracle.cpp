@@ -4,6 +4,7 @@
 // the view facts below are an independent check of it.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <c10/util/Logging.h>
 
 #include <cstring>
 #include <mutex>
@@ -63,8 +64,13 @@ bool view_is_dense(const at::Tensor& view, const std::vector<int>& dim_order) {
 
 void configure_torch_once() {
   static std::once_flag once;
-  // Programs are tiny: intra-op threads only cost wake-ups and nondeterminism.
-  std::call_once(once, [] { at::set_num_threads(1); });
+  std::call_once(once, [] {
+    // Programs are tiny: intra-op threads only cost wake-ups and nondeterminism.
+    at::set_num_threads(1);
+    // Every c10::Error symbolises a backtrace (dladdr per frame): measured at half
+    // of all oracle time when ~5% of cases raise. The message is all we report.
+    c10::SetStackTraceFetcher([] { return std::string(); });
+  });
 }
 
 }  // namespace

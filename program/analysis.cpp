@@ -143,6 +143,9 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   for (const auto& name : c.outputs) {
     int v = lookup(name);
     if (v < 0) return fail(err, W::Outputs, -1, "output '" + name + "' is not defined");
+    // Each output is compared in every path: a repeat would only multiply the work.
+    for (int seen : info.outputs)
+      if (seen == v) return fail(err, W::Outputs, -1, "output '" + name + "' is listed twice");
     info.outputs.push_back(v);
   }
   info.total_bytes = total;

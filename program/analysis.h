@@ -46,7 +46,7 @@ struct AnalysisError {
 
 // Returns false and fills `err` for a case that is not a well-formed program:
 // undefined or redefined names, rank > 16, a bad dim order, negative sizes, no
-// outputs, too many ops, or tensors over `byte_budget` (checked before any
+// outputs or a repeated output, too many ops, or tensors over `byte_budget` (checked before any
 // allocation, with overflow-checked arithmetic).
 bool analyze(const Case& c, int64_t byte_budget, ProgramInfo& info, AnalysisError& err);
 

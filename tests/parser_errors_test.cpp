@@ -52,6 +52,8 @@ TEST(ParserErrors, NameTheLineAndWhatWasExpected) {
       {"slicefuzz-case 1\ndtype float32\ninput x [4]\ny = view(x)\noutput y\n", "f.case:4",
        "expected slice_copy or clone"},
       {"slicefuzz-case 1\ndtype float32\ninput None [4]\noutput x\n", "f.case:3", "'None' cannot"},
+      {"slicefuzz-case 1\ndtype float32\ninput x [4]\ny = clone(x)\noutput y, x, y\n", "f.case:5",
+       "output 'y' is listed twice"},
   };
   for (const Bad& b : cases) {
     ParseResult r = parse_case(b.text, "f.case");
