@@ -81,7 +81,13 @@ def median(xs):
 
 
 def main():
+    global CLI, FUZZER
     work = tempfile.mkdtemp(prefix="slicefuzz-selftest-")
+    # Private copies: a rebuild during the (long) self-test cannot swap binaries.
+    for name in ("CLI", "FUZZER"):
+        copy = os.path.join(work, os.path.basename(globals()[name]))
+        shutil.copy2(globals()[name], copy)
+        globals()[name] = copy
     rows, ok = [], True
     for name, description in backends():
         t0 = time.time()
