@@ -53,7 +53,7 @@ std::string plan_svg(const std::string& title, const ProgramInfo& info,
   std::snprintf(buf, sizeof buf,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                 "font-family=\"monospace\" font-size=\"11\">\n",
-                static_cast<int>(left + width + 200), static_cast<int>(top + height + 60));
+                static_cast<int>(left + width + 260), static_cast<int>(top + height + 60));
   s += buf;
   s += "<defs><pattern id=\"ext\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
        "patternTransform=\"rotate(45)\"><rect width=\"3\" height=\"6\" fill=\"#f4a261\"/>"
