@@ -126,6 +126,14 @@ while IFS="	" read -r sig kind file msg; do
   "$CLI" export --python "$src" -o "$dir/repro.py" --backend "$BACKEND" >/dev/null 2>&1
   "$CLI" export --gtest "$src" -o "$dir/repro_test.cpp" --backend "$BACKEND" >/dev/null 2>&1
 done <"$OUT/unique.tsv"
+# Artifacts of one bug often differ in rank or dim order until minimised: the
+# report groups findings by the signature of their minimised case.
+: >"$OUT/minimized.tsv"
+MINIMIZED=$(find "$OUT/findings" -name minimized.case | sort)
+if [ -n "$MINIMIZED" ]; then
+  # shellcheck disable=SC2086
+  "$CLI" triage --backend "$BACKEND" --timeout 60 $MINIMIZED >"$OUT/minimized.tsv" 2>/dev/null
+fi
 
 step "coverage of kernels/ and program/ from replaying the corpus"
 PROF="$OUT/profraw"

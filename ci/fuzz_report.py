@@ -77,6 +77,30 @@ def findings(out):
     return result
 
 
+def group_by_minimized_signature(out, found):
+    """Findings whose minimised cases share a signature are one bug: keep the first,
+    list the others under "duplicates" (their files stay on disk)."""
+    minimized = {}
+    path = os.path.join(out, "minimized.tsv")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) >= 3:
+                    minimized[os.path.dirname(os.path.relpath(parts[2], out))] = parts[0]
+    groups, order = {}, []
+    for f in found:
+        key = minimized.get(os.path.dirname(f["case"]), f["signature"])
+        f["minimized_signature"] = key
+        if key not in groups:
+            groups[key] = f
+            f["duplicates"] = []
+            order.append(f)
+        else:
+            groups[key]["duplicates"].append(f["case"])
+    return order
+
+
 def svg_plot(points, path):
     w, h, left, top = 640, 280, 60, 30
     lines = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
@@ -133,7 +157,7 @@ def main():
     points = parse_log(os.path.join(out, "fuzz.log"))
     total = points[-1][1] if points else 0
     secs = max(a.seconds, 1.0)
-    found = findings(out)
+    found = group_by_minimized_signature(out, findings(out))
     cov = coverage(out)
     report = {
         "backend": a.backend,
@@ -166,7 +190,11 @@ def main():
         md += ["### %s" % f["signature"], "", "- kind: `%s`" % f["kind"],
                "- case: `%s` (from artifact `%s`)" % (f["case"], f["artifact"]),
                "- reproducers: %s" % ", ".join("`%s`" % r for r in f["reproducers"]),
-               "- message: %s" % f["message"], ""]
+               "- message: %s" % f["message"]]
+        if f.get("duplicates"):
+            md.append("- the same bug after minimisation: %s"
+                      % ", ".join("`%s`" % d for d in f["duplicates"]))
+        md.append("")
     write_atomic(os.path.join(out, "report.md"), "\n".join(md) + "\n")
 
     cases = ['  <testcase classname="slicefuzz.nightly" name="campaign" time="%.1f"/>' % a.seconds]

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <utility>
 
+#include "generators/interesting_values.h"
 #include "kernels/util/slice_util.h"
 
 namespace slicefuzz {
@@ -13,7 +14,6 @@ namespace {
 
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-constexpr int64_t k2Pow62 = int64_t{1} << 62;
 constexpr int kInvalidSlicePercent = 5;
 
 // ---------------------------------------------------------------------------
@@ -161,13 +161,12 @@ std::optional<int64_t> realize_index(const Pick& p, int64_t size, int64_t start 
     case kIndexNegative:
       return -1 - below(p.k, size);
     case kIndexNearSize: {
-      const int64_t near[] = {size, -size, size + 1, -size - 1, size - 1, 1 - size};
-      return near[p.k % 6];
+      const std::vector<int64_t> near = near_size_indices(size);
+      return near[p.k % near.size()];
     }
     default: {
-      const int64_t extreme[] = {kInt64Max,   kInt64Min,   k2Pow62,     -k2Pow62,
-                                 k2Pow62 + 1, k2Pow62 - 1, 1 - k2Pow62, -k2Pow62 - 1};
-      return extreme[p.k % 8];
+      const std::vector<int64_t> extreme = extreme_indices();
+      return extreme[p.k % extreme.size()];
     }
   }
 }
@@ -181,8 +180,8 @@ int64_t realize_step(const Pick& p, int64_t size) {
     case kStepAtLeastSize:
       return std::max<int64_t>(size, 1) + static_cast<int64_t>(p.k % 3);
     default: {
-      const int64_t huge[] = {kInt64Max, kInt64Max - 1, k2Pow62, k2Pow62 + 1};
-      return huge[p.k % 4];
+      const std::vector<int64_t> huge = huge_steps();
+      return huge[p.k % huge.size()];
     }
   }
 }
@@ -197,11 +196,11 @@ SliceArgs realize_slice(const SlicePlan& plan, const std::vector<int64_t>& sizes
   a.step = realize_step(plan.step, size);
   const int64_t r = rank;
   if (plan.validity.kind == kDimOutOfRange) {
-    const int64_t dims[] = {r, -r - 1, r + 3, -r - 4, kInt64Max, kInt64Min};
-    a.dim = dims[plan.validity.k % 6];
+    const std::vector<int64_t> dims = out_of_range_dims(r);
+    a.dim = dims[plan.validity.k % dims.size()];
   } else if (plan.validity.kind == kStepNotPositive) {
-    const int64_t steps[] = {0, -1, kInt64Min, -3};
-    a.step = steps[plan.validity.k % 4];
+    const std::vector<int64_t> steps = non_positive_steps();
+    a.step = steps[plan.validity.k % steps.size()];
   }
   return a;
 }
