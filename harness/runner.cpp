@@ -185,7 +185,11 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
     report.rewritten += d.alias;
     report.rules.push_back(d.rule);
   }
-  compare_decisions(c, rewrite, judge_eligibility(c, info, torch.slice_views), backend, report);
+  std::vector<int> aliased_ops;
+  for (const SliceDecision& d : rewrite.decisions)
+    if (d.alias) aliased_ops.push_back(d.op);
+  compare_decisions(c, rewrite, judge_eligibility(c, info, torch.slice_views, aliased_ops),
+                    backend, report);
   if (report.failed()) return report;  // never execute a plan known to be unsound
 
   MemoryPlan plan = backend.planner(c, info, rewrite);

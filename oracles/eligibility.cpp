@@ -1,5 +1,6 @@
 #include "oracles/eligibility.h"
 
+#include <algorithm>
 #include <map>
 
 namespace slicefuzz {
@@ -17,10 +18,11 @@ bool uses(const Op& op, const std::string& name) {
 }  // namespace
 
 std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramInfo& info,
-                                                  const std::vector<TorchSliceView>& views) {
+                                                  const std::vector<TorchSliceView>& views,
+                                                  const std::vector<int>& aliased_ops) {
   std::vector<EligibilityVerdict> out;
-  // storage_of[name]: the name of the tensor whose bytes `name` would live in if
-  // every eligible slice so far became an alias.
+  // storage_of[name]: the name of the tensor whose bytes `name` lives in, given
+  // the pass's decisions for the slices before it.
   std::map<std::string, std::string> storage_of;
   // Ops from the failing one on never run, so they neither read nor write.
   const size_t ran = info.failing_op >= 0 ? static_cast<size_t>(info.failing_op) : c.ops.size();
@@ -48,7 +50,9 @@ std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramIn
       v.reason = "'" + storage + "' is written by op " + std::to_string(hazard) + " while '" + y +
                  "' is still read";
     else v.eligible = true, v.reason = "eligible";
-    storage_of[y] = v.eligible ? storage : y;
+    const bool aliased =
+        std::find(aliased_ops.begin(), aliased_ops.end(), view.op) != aliased_ops.end();
+    storage_of[y] = aliased ? storage : y;
     out.push_back(std::move(v));
   }
   return out;

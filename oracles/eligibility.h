@@ -18,8 +18,14 @@ struct EligibilityVerdict {
   std::string reason;  // why not (or "eligible")
 };
 
-// One verdict per slice_copy that ran in torch (in op order).
+// One verdict per slice_copy that ran in torch (in op order): could this slice be
+// an alias, given which *other* slices the pass under test made aliases
+// (`aliased_ops`)? Where a value's bytes live depends on those decisions: a
+// conservative pass that keeps `c = slice(b)` a copy makes `d = slice(c)` safe
+// from writes to b. The decisions are taken as given; density and hazards are
+// judged here, independently of the pass.
 std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramInfo& info,
-                                                  const std::vector<TorchSliceView>& views);
+                                                  const std::vector<TorchSliceView>& views,
+                                                  const std::vector<int>& aliased_ops);
 
 }  // namespace slicefuzz
