@@ -116,7 +116,7 @@ struct Parser {
   // `kw=INT` or `kw=None` when allow_none.
   bool keyword_arg(Line& l, const char* kw, std::optional<int64_t>& out, bool allow_none) {
     if (!l.keyword(kw)) return fail(l, std::string("expected '") + kw + "='");
-    if (!expect(l, '=', kw)) return false;
+    if (!expect(l, '=', (std::string("after ") + kw).c_str())) return false;
     if (allow_none && l.keyword("None")) return out = std::nullopt, true;
     int64_t v;
     if (!int_value(l, v, kw)) return false;
