@@ -1,5 +1,6 @@
 // The naive reference: row-major buffers, one element at a time, its own index
 // arithmetic in 128 bits. Deliberately shares nothing with the kernels' slicing.
+#include <cstring>
 #include <string>
 
 #include "kernels/util/element_ops.h"
@@ -40,20 +41,18 @@ std::string naive_slice(const TensorValue& in, const Op& op, TensorValue& out) {
   const size_t es = element_size(in.dtype);
   const int64_t total = numel_of(out.sizes);
   out.bytes.assign(static_cast<size_t>(total) * es, 0);
-  std::vector<int64_t> idx(r);
+  // Row-major strides of the input, computed here from its sizes (no shared code).
+  std::vector<i128> in_stride(r, 1);
+  for (int64_t k = r - 2; k >= 0; --k) in_stride[k] = in_stride[k + 1] * in.sizes[k + 1];
+  // Every output index in row-major order (an odometer), each mapped to its
+  // input element: coordinate idx[k], except start + idx[d] * step along d.
+  std::vector<int64_t> idx(r, 0);
   for (int64_t flat = 0; flat < total; ++flat) {
-    int64_t rem = flat;
-    for (int64_t k = r - 1; k >= 0; --k) {
-      idx[k] = rem % out.sizes[k];
-      rem /= out.sizes[k];
-    }
     i128 src_flat = 0;
-    for (int64_t k = 0; k < r; ++k) {
-      i128 coord = k == d ? s + static_cast<i128>(idx[k]) * op.step : idx[k];
-      src_flat = src_flat * in.sizes[k] + coord;
-    }
-    for (size_t b = 0; b < es; ++b)
-      out.bytes[flat * es + b] = in.bytes[static_cast<size_t>(src_flat) * es + b];
+    for (int64_t k = 0; k < r; ++k)
+      src_flat += (k == d ? s + static_cast<i128>(idx[k]) * op.step : idx[k]) * in_stride[k];
+    std::memcpy(&out.bytes[flat * es], &in.bytes[static_cast<size_t>(src_flat) * es], es);
+    for (int64_t k = r - 1; k >= 0 && ++idx[k] == out.sizes[k]; --k) idx[k] = 0;
   }
   return {};
 }
