@@ -42,15 +42,18 @@ std::string naive_slice(const TensorValue& in, const Op& op, TensorValue& out) {
   const int64_t total = numel_of(out.sizes);
   out.bytes.assign(static_cast<size_t>(total) * es, 0);
   // Row-major strides of the input, computed here from its sizes (no shared code).
-  std::vector<i128> in_stride(r, 1);
+  // Element indices stay below the input's numel, so int64 holds them from here on.
+  std::vector<int64_t> in_stride(r, 1);
   for (int64_t k = r - 2; k >= 0; --k) in_stride[k] = in_stride[k + 1] * in.sizes[k + 1];
+  // (With one element along d, idx[d] is 0 and a huge step is never multiplied.)
+  const int64_t start = static_cast<int64_t>(s), step = len > 1 ? op.step : 0;
   // Every output index in row-major order (an odometer), each mapped to its
   // input element: coordinate idx[k], except start + idx[d] * step along d.
   std::vector<int64_t> idx(r, 0);
   for (int64_t flat = 0; flat < total; ++flat) {
-    i128 src_flat = 0;
+    int64_t src_flat = 0;
     for (int64_t k = 0; k < r; ++k)
-      src_flat += (k == d ? s + static_cast<i128>(idx[k]) * op.step : idx[k]) * in_stride[k];
+      src_flat += (k == d ? start + idx[k] * step : idx[k]) * in_stride[k];
     std::memcpy(&out.bytes[flat * es], &in.bytes[static_cast<size_t>(src_flat) * es], es);
     for (int64_t k = r - 1; k >= 0 && ++idx[k] == out.sizes[k]; --k) idx[k] = 0;
   }
@@ -63,7 +66,6 @@ PathResult run_naive_reference(const Case& c, const ProgramInfo& info) {
   PathResult r;
   std::vector<TensorValue> values(info.values.size());
   values[0] = make_input_value(c.dtype, c.sizes);
-  const size_t es = element_size(c.dtype);
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const Op& op = c.ops[i];
     const OpInfo& oi = info.ops[i];
@@ -73,7 +75,7 @@ PathResult run_naive_reference(const Case& c, const ProgramInfo& info) {
       case OpKind::Clone: values[oi.result] = values[oi.src]; break;
       case OpKind::Add: {
         TensorValue& t = values[oi.target];
-        for (size_t b = 0; b < t.bytes.size(); b += es) add_scalar_element(c.dtype, &t.bytes[b], op.scalar);
+        add_scalar_elements(c.dtype, t.bytes.data(), t.numel(), op.scalar);
         break;
       }
       case OpKind::Copy:

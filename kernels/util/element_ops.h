@@ -23,6 +23,9 @@ void write_fill_value(ScalarType t, int64_t logical_index, uint8_t* dst);
 // float32 from float(k); float64 from double(k).
 void add_scalar_element(ScalarType t, uint8_t* elem, int64_t k);
 
+// add_scalar_element on `n` consecutive elements, with the dtype dispatched once.
+void add_scalar_elements(ScalarType t, uint8_t* data, int64_t n, int64_t k);
+
 // Element equality: bytes for integers, value for floats (+0 == -0, NaN == NaN).
 bool elements_equal(ScalarType t, const uint8_t* a, const uint8_t* b);
 
