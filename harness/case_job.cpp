@@ -44,14 +44,18 @@ std::string encode_summary(const CaseSummary& s) {
 
 CaseSummary decode_outcome(const JobOutcome& outcome) {
   CaseSummary s;
+  // A dead worker: the kind says how it died, the message what it printed.
+  auto died = [&](FindingKind kind) {
+    s.failed = true;
+    s.kind = kind;
+    s.message = "worker: " + outcome.detail;
+    return s;
+  };
   switch (outcome.status) {
     case JobOutcome::Status::Ok: break;
-    case JobOutcome::Status::Sanitizer:
-      return CaseSummary{true, FindingKind::SANITIZER, "worker: " + outcome.detail};
-    case JobOutcome::Status::Crash:
-      return CaseSummary{true, FindingKind::CRASH, "worker: " + outcome.detail};
-    case JobOutcome::Status::Timeout:
-      return CaseSummary{true, FindingKind::TIMEOUT, "worker: " + outcome.detail};
+    case JobOutcome::Status::Sanitizer: return died(FindingKind::SANITIZER);
+    case JobOutcome::Status::Crash: return died(FindingKind::CRASH);
+    case JobOutcome::Status::Timeout: return died(FindingKind::TIMEOUT);
   }
   std::istringstream in(outcome.text);
   int kind = 0;

@@ -33,7 +33,7 @@ std::string path_status(const CaseSummary& s, const std::string& path, int order
   return path == "oracle" ? "torch and the naive reference agree" : "agrees with torch";
 }
 
-void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
+void write_json(const std::string& name, const ProgramInfo& info,
                 const RewritePlan& rw, const MemoryPlan& plan, const MemoryPlan& copy_plan,
                 const CaseSummary& s) {
   JsonWriter j;
@@ -70,7 +70,6 @@ void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
   if (s.failed) j.key("kind").value(finding_kind_name(s.kind)).key("message").value(s.message);
   j.key("tolerated_findings").value(s.tolerated).end_object();
   j.end_object();
-  (void)c;
   std::printf("%s\n", j.str().c_str());
 }
 
@@ -111,7 +110,7 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
     }
   }
   if (args.has("--json")) {
-    write_json(file, p.c, p.info, rw, plan, copy_plan, s);
+    write_json(file, p.info, rw, plan, copy_plan, s);
     return s.failed ? 1 : 0;
   }
 

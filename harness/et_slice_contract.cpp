@@ -21,13 +21,8 @@ void check_et_slice_contract(const Case& c, const ProgramInfo& info,
     in.capacity_nbytes = in.nbytes();
     Tensor out = value_meta(c, info.values[oi.src].sizes);
     const Tensor before = out;
-    EValue a = EValue::from_tensor(&in), dim = EValue::from_int(op.dim),
-           start = op.start ? EValue::from_int(*op.start) : EValue::none(),
-           end = op.end ? EValue::from_int(*op.end) : EValue::none(),
-           step = EValue::from_int(op.step), o = EValue::from_tensor(&out);
-    EValue* stack[6] = {&a, &dim, &start, &end, &step, &o};
     KernelRuntimeContext ctx;
-    backend.kernels.et_slice_op(ctx, stack);
+    call_et_slice(backend.kernels, ctx, op, in, out);
 
     const std::string label = "op " + std::to_string(view.op) + " `" + print_op(op) + "`";
     std::string why;

@@ -79,12 +79,7 @@ RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
       case OpKind::SliceCopy:
         if (alias) {
           values[oi.result] = value_meta(c, info.values[oi.result].sizes);
-          EValue in = EValue::from_tensor(&values[oi.src]), dim = EValue::from_int(op.dim),
-                 start = op.start ? EValue::from_int(*op.start) : EValue::none(),
-                 end = op.end ? EValue::from_int(*op.end) : EValue::none(),
-                 stp = EValue::from_int(op.step), out = EValue::from_tensor(&values[oi.result]);
-          EValue* stack[6] = {&in, &dim, &start, &end, &stp, &out};
-          k.et_slice_op(ctx, stack);
+          call_et_slice(k, ctx, op, values[oi.src], values[oi.result]);
           if (ctx.ok()) {
             const int root = rewrite.root[oi.result];
             res.aliases.push_back(AliasRecord{

@@ -202,7 +202,7 @@ ParseResult parse_case(std::string_view text, std::string_view filename, int64_t
   Parser p{filename, {}};
   enum Stage { kHeader, kDtype, kInput, kBody, kDone } stage = kHeader;
   std::vector<int> op_lines;
-  int output_line = 0, input_line = 0, last_line = 0;
+  int output_line = 0, input_line = 0;
   auto done = [&](bool ok) {
     r.ok = ok;
     if (!ok) r.error = p.error;
@@ -223,7 +223,6 @@ ParseResult parse_case(std::string_view text, std::string_view filename, int64_t
     size_t nl = text.find('\n', pos);
     std::string_view raw = text.substr(pos, nl == std::string_view::npos ? text.size() - pos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
-    last_line = number;
     Line l(raw.substr(0, raw.find('#')), number);
     if (raw.size() > kMaxLineLength) return done(p.fail(l, "line longer than 4096 characters"));
     if (raw.find('\0') != std::string_view::npos) return done(p.fail(l, "NUL byte in a text file"));
@@ -275,7 +274,6 @@ ParseResult parse_case(std::string_view text, std::string_view filename, int64_t
       return done(p.fail(l, "unexpected '" + extra + "' at the end of the line"));
     }
   }
-  (void)last_line;
 
   canonicalize(r.c);
   AnalysisError err;

@@ -2,6 +2,7 @@
 // any of them (backends/), everything else stays the reference implementation.
 #pragma once
 #include "kernels/kernels.h"
+#include "program/case.h"
 
 namespace slicefuzz {
 
@@ -12,5 +13,17 @@ struct KernelTable {
   decltype(&clone_out) clone = &clone_out;
   decltype(&copy_) copy = &copy_;
 };
+
+// Calls the table's et_slice for a slice_copy op: builds the prim op's stack
+// [in, dim, start, end, step, out] the way ExecuTorch's executor would.
+inline void call_et_slice(const KernelTable& k, KernelRuntimeContext& ctx, const Op& op,
+                          Tensor& in, Tensor& out) {
+  EValue a = EValue::from_tensor(&in), dim = EValue::from_int(op.dim),
+         start = op.start ? EValue::from_int(*op.start) : EValue::none(),
+         end = op.end ? EValue::from_int(*op.end) : EValue::none(),
+         step = EValue::from_int(op.step), o = EValue::from_tensor(&out);
+  EValue* stack[6] = {&a, &dim, &start, &end, &step, &o};
+  k.et_slice_op(ctx, stack);
+}
 
 }  // namespace slicefuzz

@@ -27,12 +27,26 @@ std::string dims_string(const std::vector<int>& v) {
   return s + "]";
 }
 
+// A slice of a source tensor, normalised once for every rule that needs it.
+struct NormalizedSlice {
+  Tensor src;  // metadata only
+  int d;
+  SliceRange r;
+};
+
+NormalizedSlice normalized_slice(const Case& c, const ValueInfo& src, const Op& op) {
+  NormalizedSlice s{value_meta(c, src.sizes), 0, {}};
+  s.d = *normalize_dim(op.dim, s.src.rank);
+  s.r = normalize_slice(s.src.sizes[s.d], op.start, op.end, op.step);
+  return s;
+}
+
 // Rule 1, with the reason in words.
-bool dense_reason(const Case& c, const ValueInfo& src, const Op& op, const PassRules& rules,
+bool dense_reason(const Case& c, const NormalizedSlice& s, const PassRules& rules,
                   std::string& reason) {
-  Tensor meta = value_meta(c, src.sizes);
-  const int d = *normalize_dim(op.dim, meta.rank);
-  const SliceRange r = normalize_slice(meta.sizes[d], op.start, op.end, op.step);
+  const Tensor& meta = s.src;
+  const int d = s.d;
+  const SliceRange& r = s.r;
   const std::string order = dims_string(c.effective_dim_order());
   if (rules.outermost_only && (r.step != 1 || meta.dim_order[0] != d)) {
     reason = format_msg("conservative pass: only step-1 slices of the outermost dim (%d) become "
@@ -101,7 +115,8 @@ RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const Pas
     SliceDecision d{k, oi.result, false, "", ""};
     const int root = plan.root[oi.src];
     const std::string& y = op.result;
-    if (!dense_reason(c, info.values[oi.src], op, rules, d.reason)) {
+    const NormalizedSlice slice = normalized_slice(c, info.values[oi.src], op);
+    if (!dense_reason(c, slice, rules, d.reason)) {
       d.rule = d.reason.rfind("not dense: step", 0) == 0  ? "not-dense-step"
                : d.reason.rfind("conservative", 0) == 0 ? "conservative"
                                                           : "not-dense-extent";
@@ -132,13 +147,11 @@ RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const Pas
         // dim order (slice_copy and clone preserve both).
         d.alias = true;
         d.rule = "et_slice";
-        Tensor src = value_meta(c, info.values[oi.src].sizes);
-        const int dim = *normalize_dim(op.dim, src.rank);
-        const SliceRange r = normalize_slice(src.sizes[dim], op.start, op.end, op.step);
         plan.root[oi.result] = root;
         plan.delta_bytes[oi.result] =
             plan.delta_bytes[oi.src] +
-            slice_alias_offset_elems(src, dim, r) * static_cast<int64_t>(src.element_size());
+            slice_alias_offset_elems(slice.src, slice.d, slice.r) *
+                static_cast<int64_t>(slice.src.element_size());
         d.reason = "et_slice of '" + info.values[root].name + "' at byte offset " +
                    std::to_string(plan.delta_bytes[oi.result]) + ": " + d.reason;
       }
