@@ -4,6 +4,7 @@
 // Reported as counters: arena_bytes (rewrite), copy_only_arena_bytes, reduction.
 #include <benchmark/benchmark.h>
 
+#include "oracles/analysis.h"
 #include "program/case_format.h"
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "generators/interesting_values.h"
-#include "kernels/util/slice_util.h"
+#include "oracles/judge_facts.h"
 
 namespace slicefuzz {
 
@@ -190,9 +190,10 @@ SliceArgs realize_slice(const SlicePlan& plan, const std::vector<int64_t>& sizes
   const int rank = static_cast<int>(sizes.size());
   SliceArgs a;
   a.dim = realize_dim(plan.dim, rank);
-  const int64_t size = rank == 0 ? 0 : sizes[*normalize_dim(a.dim, rank)];
+  const int64_t size = rank == 0 ? 0 : sizes[judge::dim_index(rank, a.dim)];
   a.start = realize_index(plan.start, size);
-  a.end = realize_index(plan.end, size, normalize_slice(size, a.start, std::nullopt, 1).start);
+  a.end = realize_index(plan.end, size,
+                        judge::normalize_slice_args({size}, 0, a.start, std::nullopt, 1).start);
   a.step = realize_step(plan.step, size);
   const int64_t r = rank;
   if (plan.validity.kind == kDimOutOfRange) {
@@ -208,10 +209,10 @@ SliceArgs realize_slice(const SlicePlan& plan, const std::vector<int64_t>& sizes
 // The result's sizes, or (for invalid arguments) the source's as a stand-in:
 // nothing after a failing op runs, the stand-in only keeps later plans realisable.
 std::vector<int64_t> slice_result_sizes(const std::vector<int64_t>& sizes, const SliceArgs& a) {
-  const auto d = normalize_dim(a.dim, static_cast<int>(sizes.size()));
-  if (!d || a.step <= 0) return sizes;
+  if (!judge::slice_error(static_cast<int>(sizes.size()), a.dim, a.step).empty()) return sizes;
+  const judge::SliceSpan span = judge::normalize_slice_args(sizes, a.dim, a.start, a.end, a.step);
   std::vector<int64_t> out = sizes;
-  out[*d] = normalize_slice(sizes[*d], a.start, a.end, a.step).length;
+  out[span.dim] = span.length;
   return out;
 }
 

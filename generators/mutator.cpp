@@ -5,8 +5,8 @@
 #include <set>
 
 #include "generators/interesting_values.h"
-#include "kernels/tensor.h"
-#include "program/analysis.h"
+#include "oracles/analysis.h"
+#include "program/program_info.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -178,7 +178,7 @@ void mutate_once(Case& c, Rng& rng) {
       break;
     }
     default:  // change the rank: add a size-1 or small dim, or drop one
-      if (c.sizes.size() < kMaxRank && (c.sizes.empty() || chance(rng, 50))) {
+      if (c.sizes.size() < kMaxCaseRank && (c.sizes.empty() || chance(rng, 50))) {
         c.sizes.insert(c.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, c.sizes.size() + 1)),
                        chance(rng, 60) ? 1 : 2 + static_cast<int64_t>(below(rng, 4)));
       } else if (!c.sizes.empty()) {
@@ -193,7 +193,7 @@ void mutate_once(Case& c, Rng& rng) {
 
 void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   if (c.input.empty() || c.input == "None") c.input = "x";
-  if (c.sizes.size() > static_cast<size_t>(kMaxRank)) c.sizes.resize(kMaxRank);
+  if (c.sizes.size() > static_cast<size_t>(kMaxCaseRank)) c.sizes.resize(kMaxCaseRank);
   for (int64_t& s : c.sizes) s = s < 0 ? 1 : std::min<int64_t>(s, int64_t{1} << 20);
   {
     std::vector<int> sorted = c.dim_order;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case.h"
 
 namespace slicefuzz {

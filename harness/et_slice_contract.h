@@ -9,7 +9,7 @@
 #include "backends/backend.h"
 #include "harness/findings.h"
 #include "oracles/oracle.h"
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case.h"
 
 namespace slicefuzz {

@@ -4,8 +4,9 @@
 #include <cstdio>
 
 #include "generators/mutator.h"
-#include "kernels/util/slice_util.h"
-#include "program/analysis.h"
+#include "oracles/analysis.h"
+#include "oracles/judge_facts.h"
+#include "program/program_info.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -24,10 +25,10 @@ bool drop_dim(Case& c, int removed) {
   const int rank = static_cast<int>(c.sizes.size());
   for (Op& op : c.ops) {
     if (op.kind != OpKind::SliceCopy) continue;
-    auto d = normalize_dim(op.dim, rank);
-    if (!d) continue;  // an invalid dim stays invalid at the lower rank only if still out of range
-    if (*d == removed) return false;
-    op.dim = *d > removed ? *d - 1 : *d;
+    const int d = judge::dim_index(rank, op.dim);
+    if (d < 0) continue;  // an invalid dim stays invalid at the lower rank only if still out of range
+    if (d == removed) return false;
+    op.dim = d > removed ? d - 1 : d;
   }
   c.sizes.erase(c.sizes.begin() + removed);
   std::vector<int> order;

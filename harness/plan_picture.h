@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"
 

@@ -1,9 +1,11 @@
 #include "harness/runner.h"
 
-#include "kernels/util/element_ops.h"
 #include "harness/et_slice_contract.h"
+#include "oracles/analysis.h"
 #include "oracles/eligibility.h"
 #include "oracles/oracle.h"
+#include "oracles/plan_check.h"
+#include "oracles/values.h"
 #include "program/arena_executor.h"
 #include "program/case_format.h"
 #include "program/copy_executor.h"
@@ -41,6 +43,10 @@ std::optional<Finding> compare_paths(const Case& c, const ProgramInfo& info,
                    std::string(expected_name) + " raised at " + op_label(c, op) + " (" +
                        expected.error_message + ") but the " + who + " " + what);
   }
+  if (oracles && expected.ran_past_failure && actual.ran_past_failure)
+    return finding(error_kind, path, info.failing_op,
+                   op_label(c, info.failing_op) + ": torch and the naive reference both accepted "
+                   "it, but the judge's analysis says it must fail (" + info.failing_reason + ")");
   if (expected.error_op < 0 && (actual.error_op >= 0 || actual.ran_past_failure)) {
     const int op = actual.error_op >= 0 ? actual.error_op : info.failing_op;
     std::string what = actual.error_op >= 0
@@ -126,10 +132,10 @@ void compare_decisions(const Case& c, const RewritePlan& rewrite,
   }
 }
 
-// ALIAS_VIOLATION: each executed et_slice against torch's view of the same chain.
-void compare_aliases(const Case& c, const ProgramInfo& info, const TorchOracleResult& torch,
-                     const RewritePlan& rewrite, const std::vector<AliasRecord>& aliases,
-                     CaseReport& report) {
+// Per value: where torch's view chain puts an alias's first byte relative to its
+// root, for the aliases the pass decided (0 for everything else).
+std::vector<int64_t> torch_alias_deltas(const Case& c, const ProgramInfo& info,
+                                        const TorchOracleResult& torch, const RewritePlan& rewrite) {
   const int64_t es = static_cast<int64_t>(element_size(c.dtype));
   std::vector<int64_t> torch_delta(info.values.size(), 0);
   for (const TorchSliceView& view : torch.slice_views) {
@@ -137,6 +143,14 @@ void compare_aliases(const Case& c, const ProgramInfo& info, const TorchOracleRe
     if (oi.result < static_cast<int>(rewrite.root.size()) && rewrite.is_alias(oi.result))
       torch_delta[oi.result] = torch_delta[oi.src] + view.storage_offset * es;
   }
+  return torch_delta;
+}
+
+// ALIAS_VIOLATION: each executed et_slice against torch's view of the same chain.
+void compare_aliases(const Case& c, const ProgramInfo& info,
+                     const std::vector<int64_t>& torch_delta,
+                     const std::vector<AliasRecord>& aliases, CaseReport& report) {
+  const int64_t es = static_cast<int64_t>(element_size(c.dtype));
   for (const AliasRecord& a : aliases) {
     const std::string& y = info.values[a.value].name;
     const std::string& root = info.values[a.root].name;
@@ -172,7 +186,8 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
     return report;
   }
 
-  PathResult copy = run_copy_path(c, info, backend.kernels);
+  const TensorValue input = make_input_value(c.dtype, c.sizes);
+  PathResult copy = run_copy_path(c, info, input, backend.kernels);
   if (auto f = compare_paths(c, info, torch.path, "torch", copy, "copy",
                              FindingKind::VALUE_MISMATCH, "")) {
     report.findings.push_back(*f);
@@ -196,7 +211,8 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
   MemoryPlan copy_plan = backend.planner(c, info, copy_only_plan(c, info));
   report.arena_bytes = plan.arena_bytes;
   report.copy_arena_bytes = copy_plan.arena_bytes;
-  std::string violation = check_plan(c, info, rewrite, plan);
+  const std::vector<int64_t> torch_delta = torch_alias_deltas(c, info, torch, rewrite);
+  std::string violation = check_plan(c, info, rewrite, plan, torch_delta);
   if (!violation.empty()) {
     report.findings.push_back(finding(FindingKind::PLAN_VIOLATION, "rewrite", -1, violation));
     return report;
@@ -207,10 +223,10 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
         "the rewrite grew the arena from " + std::to_string(copy_plan.arena_bytes) + " to " +
             std::to_string(plan.arena_bytes) + " bytes (aliases keep their roots alive longer)"));
 
-  RewritePathResult rw = run_rewrite_path(c, info, rewrite, plan, backend.kernels);
+  RewritePathResult rw = run_rewrite_path(c, info, input, rewrite, plan, backend.kernels);
   // Alias facts first: an alias outside its root reads someone else's bytes, and
   // the precise report beats the value mismatch that follows from it.
-  compare_aliases(c, info, torch, rewrite, rw.aliases, report);
+  compare_aliases(c, info, torch_delta, rw.aliases, report);
   if (report.failed()) return report;
   if (auto f = compare_paths(c, info, torch.path, "torch", rw.path, "rewrite",
                              FindingKind::VALUE_MISMATCH, "")) {
@@ -231,15 +247,18 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
           " in the int64 provenance shadow, where each input element holds its own "
           "row-major index (plus any add_): the element came from the wrong place";
       TorchOracleResult st = run_torch_oracle(shadow, si);
-      if (auto f = compare_paths(shadow, si, st.path, "torch", run_copy_path(shadow, si, backend.kernels),
-                                 "copy", FindingKind::VALUE_MISMATCH, note)) {
+      const TensorValue shadow_input = make_input_value(shadow.dtype, shadow.sizes);
+      if (auto f = compare_paths(shadow, si, st.path, "torch",
+                                 run_copy_path(shadow, si, shadow_input, backend.kernels), "copy",
+                                 FindingKind::VALUE_MISMATCH, note)) {
         report.findings.push_back(*f);
         return report;
       }
       RewritePlan srw = backend.pass(shadow, si);
       MemoryPlan splan = backend.planner(shadow, si, srw);
       if (check_plan(shadow, si, srw, splan).empty()) {
-        RewritePathResult srun = run_rewrite_path(shadow, si, srw, splan, backend.kernels);
+        RewritePathResult srun =
+            run_rewrite_path(shadow, si, shadow_input, srw, splan, backend.kernels);
         if (auto f = compare_paths(shadow, si, st.path, "torch", srun.path, "rewrite",
                                    FindingKind::VALUE_MISMATCH, note))
           report.findings.push_back(*f);

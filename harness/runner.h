@@ -13,7 +13,7 @@
 
 #include "backends/backend.h"
 #include "harness/findings.h"
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case.h"
 
 namespace slicefuzz {

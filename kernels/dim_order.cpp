@@ -1,6 +1,7 @@
 #include "kernels/dim_order.h"
 
 #include "kernels/tensor.h"
+#include "kernels/util/planted_bug.h"
 
 namespace slicefuzz {
 
@@ -17,9 +18,11 @@ bool is_valid_dim_order(const uint8_t* dim_order, int rank) {
 void dim_order_to_strides(const int64_t* sizes, const uint8_t* dim_order, int rank,
                           int64_t* strides) {
   int64_t stride = 1;
+  const bool ignore_order = planted(PlantedBug::StridesIgnoreDimOrder);
   for (int i = rank - 1; i >= 0; --i) {
-    strides[dim_order[i]] = stride;
-    stride *= sizes[dim_order[i]] > 1 ? sizes[dim_order[i]] : 1;
+    const int d = ignore_order ? i : dim_order[i];
+    strides[d] = stride;
+    stride *= sizes[d] > 1 ? sizes[d] : 1;
   }
 }
 

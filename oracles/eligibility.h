@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "oracles/oracle.h"
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case.h"
 
 namespace slicefuzz {

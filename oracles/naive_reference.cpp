@@ -1,16 +1,15 @@
-// The naive reference: row-major buffers, one element at a time, its own index
-// arithmetic in 128 bits. Deliberately shares nothing with the kernels' slicing.
+// The naive reference: row-major buffers, one element at a time, on the judge's
+// facts (judge_facts.h). Shares nothing with the kernels; torch is the other witness.
 #include <cstring>
 #include <string>
 
-#include "kernels/util/element_ops.h"
+#include "oracles/judge_facts.h"
 #include "oracles/oracle.h"
+#include "oracles/values.h"
 
 namespace slicefuzz {
 
 namespace {
-
-using i128 = __int128;
 
 int64_t numel_of(const std::vector<int64_t>& sizes) {
   int64_t n = 1;
@@ -21,32 +20,22 @@ int64_t numel_of(const std::vector<int64_t>& sizes) {
 // Returns an error message, or "" with `out` set.
 std::string naive_slice(const TensorValue& in, const Op& op, TensorValue& out) {
   const int64_t r = static_cast<int64_t>(in.sizes.size());
-  if (r == 0) return "cannot slice a 0-dim tensor";
-  if (op.dim < -r || op.dim >= r) return "dim out of range";
-  if (op.step <= 0) return "step must be positive";
-  const int64_t d = op.dim < 0 ? op.dim + r : op.dim;
-  const i128 n = in.sizes[d];
-  auto norm = [&](std::optional<int64_t> v, i128 dflt) -> i128 {
-    if (!v) return dflt;
-    i128 x = *v;
-    if (x < 0) x += n;
-    return x < 0 ? 0 : x > n ? n : x;
-  };
-  const i128 s = norm(op.start, 0), e = norm(op.end, n);
-  const i128 len = e > s ? (e - s + op.step - 1) / op.step : 0;
-
+  std::string why = judge::slice_error(static_cast<int>(r), op.dim, op.step);
+  if (!why.empty()) return why;
+  const judge::SliceSpan span = judge::normalize_slice_args(in.sizes, op.dim, op.start, op.end, op.step);
+  const int64_t d = span.dim;
+  const int64_t len = span.length;
   out.dtype = in.dtype;
   out.sizes = in.sizes;
-  out.sizes[d] = static_cast<int64_t>(len);
+  out.sizes[d] = len;
   const size_t es = element_size(in.dtype);
   const int64_t total = numel_of(out.sizes);
   out.bytes.assign(static_cast<size_t>(total) * es, 0);
-  // Row-major strides of the input, computed here from its sizes (no shared code).
+  // Row-major strides of the input (the stride rule with the identity order).
   // Element indices stay below the input's numel, so int64 holds them from here on.
-  std::vector<int64_t> in_stride(r, 1);
-  for (int64_t k = r - 2; k >= 0; --k) in_stride[k] = in_stride[k + 1] * in.sizes[k + 1];
+  const std::vector<int64_t> in_stride = judge::strides_for(in.sizes, {});
   // (With one element along d, idx[d] is 0 and a huge step is never multiplied.)
-  const int64_t start = static_cast<int64_t>(s), step = len > 1 ? op.step : 0;
+  const int64_t start = span.start, step = len > 1 ? op.step : 0;
   // Every output index in row-major order (an odometer), each mapped to its
   // input element: coordinate idx[k], except start + idx[d] * step along d.
   std::vector<int64_t> idx(r, 0);
@@ -75,7 +64,9 @@ PathResult run_naive_reference(const Case& c, const ProgramInfo& info) {
       case OpKind::Clone: values[oi.result] = values[oi.src]; break;
       case OpKind::Add: {
         TensorValue& t = values[oi.target];
-        add_scalar_elements(c.dtype, t.bytes.data(), t.numel(), op.scalar);
+        const size_t es = element_size(c.dtype);
+        for (int64_t e = 0; e < t.numel(); ++e)
+          judge::add_to_element(c.dtype, t.bytes.data() + e * es, op.scalar);
         break;
       }
       case OpKind::Copy:

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case.h"
 #include "program/path_result.h"
 

@@ -11,6 +11,7 @@
 
 #include "oracles/domain_adapter.h"
 #include "oracles/oracle.h"
+#include "oracles/values.h"
 
 namespace slicefuzz {
 

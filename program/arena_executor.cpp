@@ -35,8 +35,8 @@ class Arena {
 }  // namespace
 
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
-                                   const RewritePlan& rewrite, const MemoryPlan& plan,
-                                   const KernelTable& k) {
+                                   const TensorValue& input, const RewritePlan& rewrite,
+                                   const MemoryPlan& plan, const KernelTable& k) {
   RewritePathResult res;
   PathResult& r = res.path;
   Arena arena(plan.arena_bytes);
@@ -58,7 +58,7 @@ RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
   };
 
   open_step(0);
-  write_tensor_value(make_input_value(c.dtype, c.sizes), values[0]);
+  write_tensor_value(input, values[0]);
   close_step(0);
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const int step = static_cast<int>(i) + 1;

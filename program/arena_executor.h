@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case.h"
 #include "program/kernel_table.h"
 #include "program/memory_planner.h"
@@ -32,7 +32,7 @@ struct RewritePathResult {
 };
 
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
-                                   const RewritePlan& rewrite, const MemoryPlan& plan,
-                                   const KernelTable& kernels);
+                                   const TensorValue& input, const RewritePlan& rewrite,
+                                   const MemoryPlan& plan, const KernelTable& kernels);
 
 }  // namespace slicefuzz

@@ -10,6 +10,10 @@
 
 namespace slicefuzz {
 
+// Limits of the case format (both sides read them; they are not semantics).
+inline constexpr int kMaxCaseRank = 16;
+inline constexpr size_t kMaxOps = 256;
+
 enum class OpKind { SliceCopy, Add, Clone, Copy };
 
 struct Op {

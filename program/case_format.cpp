@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <vector>
 
-#include "kernels/tensor.h"
 
 namespace slicefuzz {
 
@@ -105,7 +104,7 @@ struct Parser {
     if (!expect(l, '[', what)) return false;
     if (l.accept(']')) return true;
     do {
-      if (out.size() > static_cast<size_t>(kMaxRank))
+      if (out.size() > static_cast<size_t>(kMaxCaseRank))
         return fail(l, std::string("too many entries in ") + what + " (rank is at most 16)");
       int64_t v;
       if (!int_value(l, v, what)) return false;
@@ -132,7 +131,7 @@ struct Parser {
       std::vector<int64_t> order;
       if (!int_list(l, order, "dim_order")) return false;
       for (int64_t v : order) {
-        if (v < 0 || v >= kMaxRank) return fail(l, "dim_order entries must be in 0..15");
+        if (v < 0 || v >= kMaxCaseRank) return fail(l, "dim_order entries must be in 0..15");
         c.dim_order.push_back(static_cast<int>(v));
       }
     }
@@ -197,12 +196,13 @@ void canonicalize(Case& c) {
   if (identity) c.dim_order.clear();
 }
 
-ParseResult parse_case(std::string_view text, std::string_view filename, int64_t budget) {
-  ParseResult r;
+CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
+  CaseSyntax r;
   Parser p{filename, {}};
   enum Stage { kHeader, kDtype, kInput, kBody, kDone } stage = kHeader;
-  std::vector<int> op_lines;
-  int output_line = 0, input_line = 0;
+  std::vector<int>& op_lines = r.op_lines;
+  int& output_line = r.output_line;
+  int& input_line = r.input_line;
   auto done = [&](bool ok) {
     r.ok = ok;
     if (!ok) r.error = p.error;
@@ -276,15 +276,6 @@ ParseResult parse_case(std::string_view text, std::string_view filename, int64_t
   }
 
   canonicalize(r.c);
-  AnalysisError err;
-  if (!analyze(r.c, budget, r.info, err)) {
-    int line = err.where == AnalysisError::Where::Input ? input_line
-               : err.where == AnalysisError::Where::Outputs
-                   ? output_line
-                   : op_lines[std::min<size_t>(err.op, op_lines.size() - 1)];
-    p.fail(Line("", line), err.message);
-    return done(false);
-  }
   return done(true);
 }
 

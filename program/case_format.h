@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case.h"
 
 namespace slicefuzz {
@@ -17,7 +17,18 @@ struct ParseResult {
   std::string error;  // "FILE:LINE: what was expected" when !ok
 };
 
-// Parses and analyses `text`; `filename` only names the file in errors.
+// The syntax alone: a Case and the line of each part, for the analysis's errors.
+struct CaseSyntax {
+  bool ok = false;
+  Case c;
+  std::string error;
+  int input_line = 0, output_line = 0;
+  std::vector<int> op_lines;
+};
+CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename = "<input>");
+
+// Parses and analyses `text` with the judge's analysis (defined beside it, in
+// oracles/analysis.cpp); `filename` only names the file in errors.
 ParseResult parse_case(std::string_view text, std::string_view filename = "<input>",
                        int64_t byte_budget = kDefaultByteBudget);
 

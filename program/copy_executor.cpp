@@ -3,7 +3,6 @@
 #include <cstring>
 #include <memory>
 
-#include "kernels/util/slice_util.h"
 
 namespace slicefuzz {
 
@@ -44,11 +43,12 @@ Tensor value_meta(const Case& c, const std::vector<int64_t>& sizes) {
   return t;
 }
 
-PathResult run_copy_path(const Case& c, const ProgramInfo& info, const KernelTable& k) {
+PathResult run_copy_path(const Case& c, const ProgramInfo& info, const TensorValue& input,
+                         const KernelTable& k) {
   PathResult r;
   std::vector<OwnedTensor> values(info.values.size());
   values[0] = allocate(value_meta(c, c.sizes));
-  write_tensor_value(make_input_value(c.dtype, c.sizes), values[0].t);
+  write_tensor_value(input, values[0].t);
 
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const Op& op = c.ops[i];

@@ -1,14 +1,16 @@
 // The copy path: every op runs as a kernel on tensors that each own one exact-size
 // heap allocation, so ASan's redzones guard every edge of every tensor.
 #pragma once
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case.h"
 #include "program/kernel_table.h"
 #include "program/path_result.h"
 
 namespace slicefuzz {
 
-PathResult run_copy_path(const Case& c, const ProgramInfo& info, const KernelTable& kernels);
+// `input` is the program input's value (the harness's fill, handed in).
+PathResult run_copy_path(const Case& c, const ProgramInfo& info, const TensorValue& input,
+                         const KernelTable& kernels);
 
 // Tensor metadata for a value of the case (its sizes, the case's dtype and dim order).
 Tensor value_meta(const Case& c, const std::vector<int64_t>& sizes);

@@ -89,41 +89,4 @@ MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const Rewrit
   return plan;
 }
 
-std::string check_plan(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
-                       const MemoryPlan& plan) {
-  const int nv = static_cast<int>(plan.tensors.size());
-  for (int a = 0; a < nv; ++a) {
-    const TensorPlacement& ta = plan.tensors[a];
-    if (rewrite.is_alias(a)) {
-      const TensorPlacement& root = plan.tensors[ta.root];
-      if (ta.offset < root.offset || ta.offset + ta.nbytes > root.offset + root.nbytes)
-        return format_msg("alias '%s' [%lld, %lld) lies outside its root '%s' [%lld, %lld)",
-                          info.values[a].name.c_str(), (long long)ta.offset,
-                          (long long)(ta.offset + ta.nbytes), info.values[ta.root].name.c_str(),
-                          (long long)root.offset, (long long)(root.offset + root.nbytes));
-      if (root.last_step < ta.last_step)
-        return format_msg("root '%s' dies at step %d but its alias '%s' is read until step %d",
-                          info.values[ta.root].name.c_str(), root.last_step,
-                          info.values[a].name.c_str(), ta.last_step);
-      continue;
-    }
-    if (ta.offset < 0 || ta.offset + ta.nbytes > plan.arena_bytes)
-      return format_msg("'%s' [%lld, %lld) lies outside the %lld-byte arena",
-                        info.values[a].name.c_str(), (long long)ta.offset,
-                        (long long)(ta.offset + ta.nbytes), (long long)plan.arena_bytes);
-    for (int b = a + 1; b < nv; ++b) {
-      const TensorPlacement& tb = plan.tensors[b];
-      if (rewrite.is_alias(b) || !lifetimes_overlap(ta, tb) || !bytes_overlap(ta, tb)) continue;
-      return format_msg("'%s' [%lld, %lld) and '%s' [%lld, %lld) overlap in bytes while both "
-                        "live (steps %d..%d and %d..%d)",
-                        info.values[a].name.c_str(), (long long)ta.offset,
-                        (long long)(ta.offset + ta.nbytes), info.values[b].name.c_str(),
-                        (long long)tb.offset, (long long)(tb.offset + tb.nbytes), ta.first_step,
-                        ta.last_step, tb.first_step, tb.last_step);
-    }
-  }
-  (void)c;
-  return {};
-}
-
 }  // namespace slicefuzz

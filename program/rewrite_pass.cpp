@@ -9,12 +9,6 @@
 
 namespace slicefuzz {
 
-const SliceDecision* RewritePlan::decision_for_op(int op) const {
-  for (const SliceDecision& d : decisions)
-    if (d.op == op) return &d;
-  return nullptr;
-}
-
 namespace {
 
 int ops_that_run(const Case& c, const ProgramInfo& info) {

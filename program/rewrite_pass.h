@@ -14,30 +14,11 @@
 #include <vector>
 
 #include "kernels/util/slice_util.h"
-#include "program/analysis.h"
+#include "program/plan_types.h"
+#include "program/program_info.h"
 #include "program/case.h"
 
 namespace slicefuzz {
-
-struct SliceDecision {
-  int op = -1;          // the slice_copy op
-  int value = -1;       // the value it defines
-  bool alias = false;   // true: et_slice; false: stays slice_copy
-  std::string reason;   // in words, for people
-  // A short stable tag for statistics: "et_slice", "not-dense-step",
-  // "not-dense-extent", "output", "mutated", "root-written", "copy-only".
-  std::string rule;
-};
-
-struct RewritePlan {
-  std::vector<SliceDecision> decisions;  // one per slice_copy that runs
-  // Per value: the storage it lives in. A non-alias value is its own root with
-  // delta 0; an alias points at its root and the byte offset of its first element.
-  std::vector<int> root;
-  std::vector<int64_t> delta_bytes;
-  bool is_alias(int value) const { return root[value] != value; }
-  const SliceDecision* decision_for_op(int op) const;
-};
 
 // The rules the pass applies. The reference pass uses all of them; a backend
 // (backends/) may run the same pass with a rule swapped or switched off, which is

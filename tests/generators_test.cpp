@@ -10,9 +10,10 @@
 #include <map>
 #include <set>
 
+#include "oracles/analysis.h"
 #include "generators/case_gen.h"
 #include "generators/generate.h"
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "oracles/analysis.h"
+#include "oracles/values.h"
 #include "backends/backend.h"
 #include "generators/case_gen.h"
 #include "harness/findings.h"
@@ -14,7 +16,7 @@
 #include "kernels/kernels.h"
 #include "kernels/util/slice_util.h"
 #include "oracles/oracle.h"
-#include "program/analysis.h"
+#include "program/program_info.h"
 #include "program/case_format.h"
 #include "program/copy_executor.h"
 
@@ -170,7 +172,7 @@ RC_GTEST_PROP(Properties, CopyPathFailsAtTheOpTorchFailsAt, ()) {
   const Case c = *rc::gen::weightedOneOf<Case>({{3, genCase()}, {1, genSingleSliceCase(100)}});
   const ProgramInfo info = analyzed(c);
   const TorchOracleResult torch = run_torch_oracle(c, info);
-  const PathResult copy = run_copy_path(c, info, KernelTable{});
+  const PathResult copy = run_copy_path(c, info, make_input_value(c.dtype, c.sizes), KernelTable{});
   if (copy.error_op != torch.path.error_op)
     RC_FAIL("torch failed at op " + std::to_string(torch.path.error_op) + " (" +
             torch.path.error_message + "), the copy path at op " + std::to_string(copy.error_op) +

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "oracles/analysis.h"
 #include "generators/generate.h"
 #include "kernels/util/slice_util.h"
 #include "program/case_format.h"

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "oracles/plan_check.h"
+#include "oracles/values.h"
 #include "backends/backend.h"
 #include "harness/json_writer.h"
 #include "harness/runner.h"
@@ -178,8 +180,8 @@ TEST(RewriteRunner, TheRootMutationHazardIsRealWhenExecuted) {
   ASSERT_TRUE(unsound.is_alias(1));
   const MemoryPlan plan = plan_memory(r.c, r.info, unsound);
   ASSERT_EQ(check_plan(r.c, r.info, unsound, plan), "");
-  const PathResult copy = run_copy_path(r.c, r.info, KernelTable{});
-  const RewritePathResult rw = run_rewrite_path(r.c, r.info, unsound, plan, KernelTable{});
+  const PathResult copy = run_copy_path(r.c, r.info, make_input_value(r.c.dtype, r.c.sizes), KernelTable{});
+  const RewritePathResult rw = run_rewrite_path(r.c, r.info, make_input_value(r.c.dtype, r.c.sizes), unsound, plan, KernelTable{});
   ASSERT_TRUE(copy.complete() && rw.path.complete());
   std::string why;
   EXPECT_FALSE(compare_values(copy.outputs[0], rw.path.outputs[0], why));
@@ -222,7 +224,8 @@ TEST(RewriteRunner, PlannerThatDoesNotExtendRootLifetimesIsAPlanViolation) {
   Backend b = reference();
   b.planner = &planner_without_extension;
   expect_first_failure(run(kAliasOutlivesRoot, b), FindingKind::PLAN_VIOLATION,
-                       "root 't' dies at step 2 but its alias 'y' is read until step 4");
+                       "'t' is used at steps 1..4 (the last through its alias 'y') but the plan "
+                       "keeps it alive at steps 1..2");
   // Where no alias outlives its root's own use, the same planner is fine.
   CaseReport fine = run("dtype float32\ninput x [4, 3]\n"
                         "y = slice_copy(x, dim=0, start=1, end=3, step=1)\nw = clone(y)\n"

@@ -1,10 +1,9 @@
 #include "kernels/util/element_ops.h"
 
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/util/planted_bug.h"
 #include "kernels/util/reduced_float.h"
 
 namespace slicefuzz {
@@ -28,25 +27,6 @@ void add_wrapping(uint8_t* p, int64_t k) {
   store<T>(p, static_cast<T>(static_cast<U>(x + static_cast<U>(k))));
 }
 }  // namespace
-
-void write_fill_value(ScalarType t, int64_t i, uint8_t* dst) {
-  switch (t) {
-    case ScalarType::Bool: store<uint8_t>(dst, i % 3 == 1); break;
-    case ScalarType::Byte: store<uint8_t>(dst, static_cast<uint8_t>(i % 251)); break;
-    case ScalarType::Char: store<int8_t>(dst, static_cast<int8_t>(i % 251 - 125)); break;
-    case ScalarType::Short: store<int16_t>(dst, static_cast<int16_t>(i % 32749 - 16374)); break;
-    case ScalarType::Int: store<int32_t>(dst, static_cast<int32_t>(i)); break;
-    case ScalarType::Long: store<int64_t>(dst, i); break;
-    case ScalarType::Half:
-      store<uint16_t>(dst, float_to_half(static_cast<float>(i % 2039 - 1019) / 2.0f));
-      break;
-    case ScalarType::BFloat16:
-      store<uint16_t>(dst, float_to_bfloat16(static_cast<float>(i % 251 - 125)));
-      break;
-    case ScalarType::Float: store<float>(dst, static_cast<float>(i % (1 << 22)) + 0.5f); break;
-    case ScalarType::Double: store<double>(dst, static_cast<double>(i) + 0.25); break;
-  }
-}
 
 void add_scalar_element(ScalarType t, uint8_t* p, int64_t k) {
   switch (t) {
@@ -84,7 +64,7 @@ void add_scalar_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
   const size_t es = element_size(t);
   switch (t) {
     case ScalarType::Bool:
-      if (k & 1) for_each_element(p, n, es, [](uint8_t* e) { *e ^= 1; });
+      if ((k & 1) || planted(PlantedBug::AddBoolAlwaysFlips)) for_each_element(p, n, es, [](uint8_t* e) { *e ^= 1; });
       return;
     case ScalarType::Byte: return for_each_element(p, n, es, [k](uint8_t* e) { add_wrapping<uint8_t>(e, k); });
     case ScalarType::Char: return for_each_element(p, n, es, [k](uint8_t* e) { add_wrapping<int8_t>(e, k); });
@@ -94,45 +74,6 @@ void add_scalar_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
     default:  // floating types: the per-element rule (rounding is the cost anyway)
       return for_each_element(p, n, es, [t, k](uint8_t* e) { add_scalar_element(t, e, k); });
   }
-}
-
-double element_to_double(ScalarType t, const uint8_t* p) {
-  switch (t) {
-    case ScalarType::Bool: return load<uint8_t>(p) != 0;
-    case ScalarType::Byte: return load<uint8_t>(p);
-    case ScalarType::Char: return load<int8_t>(p);
-    case ScalarType::Short: return load<int16_t>(p);
-    case ScalarType::Int: return load<int32_t>(p);
-    case ScalarType::Long: return static_cast<double>(load<int64_t>(p));
-    case ScalarType::Half: return half_to_float(load<uint16_t>(p));
-    case ScalarType::BFloat16: return bfloat16_to_float(load<uint16_t>(p));
-    case ScalarType::Float: return load<float>(p);
-    case ScalarType::Double: return load<double>(p);
-  }
-  return 0;
-}
-
-bool elements_equal(ScalarType t, const uint8_t* a, const uint8_t* b) {
-  if (!is_floating(t)) return std::memcmp(a, b, element_size(t)) == 0;
-  double x = element_to_double(t, a), y = element_to_double(t, b);
-  return x == y || (std::isnan(x) && std::isnan(y));
-}
-
-std::string element_to_string(ScalarType t, const uint8_t* p) {
-  char buf[64];
-  switch (t) {
-    case ScalarType::Bool: {
-      const uint8_t b = load<uint8_t>(p);
-      if (b <= 1) return b ? "true" : "false";
-      snprintf(buf, sizeof buf, "invalid bool byte 0x%02x", b);  // garbage, not a value
-      break;
-    }
-    case ScalarType::Long: snprintf(buf, sizeof buf, "%lld", static_cast<long long>(load<int64_t>(p))); break;
-    default:
-      if (is_floating(t)) snprintf(buf, sizeof buf, "%.17g", element_to_double(t, p));
-      else snprintf(buf, sizeof buf, "%.0f", element_to_double(t, p));
-  }
-  return buf;
 }
 
 }  // namespace slicefuzz

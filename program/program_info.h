@@ -1,5 +1,8 @@
-// Static analysis of a case: names resolve, shapes follow, the byte budget holds.
-// The parser, generators, mutator, executors and the pass all start from this.
+// What the judge's analysis (oracles/analysis.h) knows of a case before anything
+// runs: names resolved to value indices, every value's sizes, the op that must
+// fail, the bytes it needs. Plain data: the system under test reads it as an
+// exported program's metadata (the static shapes a real exporter hands the pass
+// and the planner); the judge's predictions are computed only in oracles/.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -10,7 +13,6 @@
 namespace slicefuzz {
 
 inline constexpr int64_t kDefaultByteBudget = int64_t{64} << 20;  // 64 MiB per case
-inline constexpr size_t kMaxOps = 256;
 
 struct ValueInfo {
   std::string name;
@@ -43,11 +45,5 @@ struct AnalysisError {
   int op = -1;  // for Where::Op
   std::string message;
 };
-
-// Returns false and fills `err` for a case that is not a well-formed program:
-// undefined or redefined names, rank > 16, a bad dim order, negative sizes, no
-// outputs or a repeated output, too many ops, or tensors over `byte_budget` (checked before any
-// allocation, with overflow-checked arithmetic).
-bool analyze(const Case& c, int64_t byte_budget, ProgramInfo& info, AnalysisError& err);
 
 }  // namespace slicefuzz

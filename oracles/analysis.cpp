@@ -1,12 +1,12 @@
-#include "program/analysis.h"
+#include "oracles/analysis.h"
 
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <unordered_map>
 
-#include "kernels/kernel_runtime_context.h"
-#include "kernels/dim_order.h"
-#include "kernels/tensor.h"
-#include "kernels/util/checked_math.h"
-#include "kernels/util/slice_util.h"
+#include "oracles/judge_facts.h"
+#include "program/case_format.h"
 
 namespace slicefuzz {
 
@@ -15,6 +15,15 @@ std::string shape_str(const std::vector<int64_t>& s) {
   std::string out = "[";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
+}
+
+std::string format_msg(const char* fmt, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
 }
 
 bool fail(AnalysisError& err, AnalysisError::Where where, int op, std::string msg) {
@@ -27,13 +36,11 @@ bool fail(AnalysisError& err, AnalysisError::Where where, int op, std::string ms
 // Sizes of slice_copy's result, or a reason why the arguments are invalid.
 bool slice_result(const std::vector<int64_t>& in, const Op& op, std::vector<int64_t>& out,
                   std::string& why) {
-  Tensor meta;
-  meta.rank = static_cast<int>(in.size());
-  why = slice_args_error(meta, op.dim, op.step);
+  why = judge::slice_error(static_cast<int>(in.size()), op.dim, op.step);
   if (!why.empty()) return false;
-  int d = *normalize_dim(op.dim, meta.rank);
+  const judge::SliceSpan span = judge::normalize_slice_args(in, op.dim, op.start, op.end, op.step);
   out = in;
-  out[d] = normalize_slice(in[d], op.start, op.end, op.step).length;
+  out[span.dim] = span.length;
   return true;
 }
 }  // namespace
@@ -42,18 +49,17 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   using W = AnalysisError::Where;
   info = ProgramInfo{};
   const int rank = static_cast<int>(c.sizes.size());
-  if (rank > kMaxRank)
-    return fail(err, W::Input, -1, format_msg("rank %d exceeds the maximum of %d", rank, kMaxRank));
+  if (rank > kMaxCaseRank)
+    return fail(err, W::Input, -1,
+                format_msg("rank %d exceeds the maximum of %d", rank, kMaxCaseRank));
   for (int64_t s : c.sizes)
     if (s < 0) return fail(err, W::Input, -1, format_msg("size %lld is negative", (long long)s));
   if (!c.dim_order.empty()) {
-    bool ok = c.dim_order.size() == c.sizes.size();
-    uint8_t order[kMaxRank];
-    for (int i = 0; ok && i < rank; ++i) {
-      ok = c.dim_order[i] >= 0 && c.dim_order[i] < rank;
-      if (ok) order[i] = static_cast<uint8_t>(c.dim_order[i]);
-    }
-    if (!ok || !is_valid_dim_order(order, rank))
+    std::vector<int> sorted = c.dim_order;
+    std::sort(sorted.begin(), sorted.end());
+    bool ok = sorted.size() == c.sizes.size();
+    for (int i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
+    if (!ok)
       return fail(err, W::Input, -1,
                   format_msg("dim_order must be a permutation of 0..%d", rank - 1));
   }
@@ -71,11 +77,12 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   };
   int64_t total = 0;
   auto account = [&](ValueInfo& v, std::vector<int64_t> sizes) {
-    auto bytes = checked_numel_bytes(sizes.data(), static_cast<int>(sizes.size()),
-                                     element_size(c.dtype));
-    auto sum = bytes ? checked_add(total, *bytes) : std::nullopt;
-    if (!sum || *sum > budget) return false;
-    total = *sum;
+    auto bytes = judge::tensor_bytes(sizes, c.dtype);
+    // total <= budget and bytes <= INT64_MAX: the sum fits in unsigned 64 bits.
+    if (!bytes || static_cast<uint64_t>(total) + static_cast<uint64_t>(*bytes) >
+                      static_cast<uint64_t>(budget))
+      return false;
+    total += *bytes;
     v.sizes = std::move(sizes);
     v.known = true;
     return true;
@@ -150,6 +157,29 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   }
   info.total_bytes = total;
   return true;
+}
+
+ParseResult parse_case(std::string_view text, std::string_view filename, int64_t budget) {
+  ParseResult r;
+  CaseSyntax syntax = parse_case_syntax(text, filename);
+  r.c = std::move(syntax.c);
+  if (!syntax.ok) {
+    r.error = std::move(syntax.error);
+    return r;
+  }
+  AnalysisError err;
+  if (!analyze(r.c, budget, r.info, err)) {
+    using W = AnalysisError::Where;
+    const int line = err.where == W::Input     ? syntax.input_line
+                     : err.where == W::Outputs ? syntax.output_line
+                     : syntax.op_lines.empty()
+                         ? syntax.input_line
+                         : syntax.op_lines[std::min<size_t>(err.op, syntax.op_lines.size() - 1)];
+    r.error = std::string(filename) + ":" + std::to_string(line) + ": " + err.message;
+    return r;
+  }
+  r.ok = true;
+  return r;
 }
 
 }  // namespace slicefuzz

@@ -1,0 +1,278 @@
+#include "oracles/judge_facts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace slicefuzz::judge {
+
+namespace {
+
+using i128 = __int128;
+
+i128 clamp_position(std::optional<int64_t> v, i128 fallback, i128 size) {
+  if (!v) return fallback;
+  i128 x = *v;
+  if (x < 0) x += size;
+  return std::clamp<i128>(x, 0, size);
+}
+
+}  // namespace
+
+int dim_index(int rank, int64_t dim) {
+  const i128 d = dim < 0 ? i128{dim} + rank : i128{dim};  // 128 bits: never overflows
+  return rank > 0 && d >= 0 && d < rank ? static_cast<int>(d) : -1;
+}
+
+std::string slice_error(int rank, int64_t dim, int64_t step) {
+  char buf[160];
+  if (rank == 0) return "slice_copy of a 0-dim tensor";
+  if (dim_index(rank, dim) < 0) {
+    std::snprintf(buf, sizeof buf, "dim %lld is outside [%d, %d] for rank %d", (long long)dim,
+                  -rank, rank - 1, rank);
+    return buf;
+  }
+  if (step <= 0) {
+    std::snprintf(buf, sizeof buf, "step %lld is not positive", (long long)step);
+    return buf;
+  }
+  return {};
+}
+
+SliceSpan normalize_slice_args(const std::vector<int64_t>& sizes, int64_t dim,
+                               std::optional<int64_t> start, std::optional<int64_t> end,
+                               int64_t step) {
+  SliceSpan s;
+  s.dim = dim_index(static_cast<int>(sizes.size()), dim);
+  const i128 n = sizes[s.dim];
+  const i128 b = clamp_position(start, 0, n), e = clamp_position(end, n, n);
+  const i128 len = e > b ? (e - b + step - 1) / step : 0;
+  s.start = static_cast<int64_t>(b);
+  s.length = static_cast<int64_t>(len);
+  s.step = step;
+  return s;
+}
+
+std::vector<int64_t> strides_for(const std::vector<int64_t>& sizes,
+                                 const std::vector<int>& dim_order) {
+  const size_t r = sizes.size();
+  std::vector<int64_t> strides(r, 1);
+  // Walk the dims from innermost to outermost in memory order.
+  int64_t running = 1;
+  for (size_t k = r; k-- > 0;) {
+    const size_t dim = dim_order.empty() ? k : static_cast<size_t>(dim_order[k]);
+    strides[dim] = running;
+    running *= sizes[dim] > 1 ? sizes[dim] : 1;
+  }
+  return strides;
+}
+
+StridedView slice_view(const std::vector<int64_t>& sizes, const std::vector<int>& dim_order,
+                       const SliceSpan& span) {
+  StridedView v;
+  v.sizes = sizes;
+  v.strides = strides_for(sizes, dim_order);
+  v.sizes[span.dim] = span.length;
+  // In 128 bits: stride * step overflows int64 for huge steps. torch's own view
+  // keeps the (wrapped) product, but with one element along the dim the stride
+  // never matters, so the canonical stride stands in for it there.
+  const i128 stepped = i128{v.strides[span.dim]} * span.step;
+  v.offset = static_cast<int64_t>(i128{span.start} * v.strides[span.dim]);
+  if (span.length > 1) v.strides[span.dim] = static_cast<int64_t>(stepped);
+  bool empty = false;
+  for (int64_t s : v.sizes) empty = empty || s == 0;
+  if (empty) v.offset = 0;
+  return v;
+}
+
+bool view_is_dense(const StridedView& v, const std::vector<int>& dim_order) {
+  for (int64_t s : v.sizes)
+    if (s == 0) return true;
+  const std::vector<int64_t> canonical = strides_for(v.sizes, dim_order);
+  for (size_t j = 0; j < v.sizes.size(); ++j)
+    if (v.sizes[j] > 1 && v.strides[j] != canonical[j]) return false;
+  return true;
+}
+
+std::optional<int64_t> tensor_bytes(const std::vector<int64_t>& sizes, ScalarType dtype) {
+  constexpr i128 kMax = INT64_MAX;
+  i128 bytes = static_cast<i128>(element_size(dtype)), span = bytes;
+  for (int64_t s : sizes) {
+    if (s < 0) return std::nullopt;
+    bytes *= s;
+    span *= s > 1 ? s : 1;
+    if (span > kMax) return std::nullopt;  // bytes <= span
+  }
+  return static_cast<int64_t>(bytes);
+}
+
+// ---------------------------------------------------------------- elements
+
+namespace {
+
+template <typename T>
+T load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <typename T>
+void store(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+// 16-bit floats by their value tables, not by bit tricks: decode is the IEEE
+// definition, encode picks the nearest finite value (ties to the even pattern)
+// by binary search. `mantissa_bits` is 10 for float16, 7 for bfloat16.
+struct Float16Format {
+  int exponent_bits, mantissa_bits;
+  uint16_t nan;
+  std::vector<double> positives;  // value of each positive finite pattern, ascending
+  double overflow_at;             // at or above: infinity
+
+  Float16Format(int e, int m, uint16_t nan_bits) : exponent_bits(e), mantissa_bits(m), nan(nan_bits) {
+    const uint16_t inf = static_cast<uint16_t>(((1u << e) - 1) << m);
+    for (uint32_t b = 0; b < inf; ++b) positives.push_back(decode(static_cast<uint16_t>(b)));
+    const double max = positives.back(), ulp = max - positives[positives.size() - 2];
+    overflow_at = max + ulp / 2;  // the tie goes to the even pattern: infinity
+  }
+  double decode(uint16_t b) const {
+    const int bias = (1 << (exponent_bits - 1)) - 1;
+    const uint32_t exp = (b >> mantissa_bits) & ((1u << exponent_bits) - 1);
+    const uint32_t man = b & ((1u << mantissa_bits) - 1);
+    const double sign = (b >> 15) ? -1.0 : 1.0;
+    if (exp == (1u << exponent_bits) - 1) return man ? NAN : sign * INFINITY;
+    if (exp == 0) return sign * std::ldexp(man, 1 - bias - mantissa_bits);
+    return sign * std::ldexp((1u << mantissa_bits) + man, static_cast<int>(exp) - bias - mantissa_bits);
+  }
+  uint16_t encode(float f) const {
+    if (std::isnan(f)) return nan;
+    const uint16_t sign = std::signbit(f) ? 0x8000 : 0;
+    const double a = std::fabs(static_cast<double>(f));
+    const uint16_t inf = static_cast<uint16_t>(((1u << exponent_bits) - 1) << mantissa_bits);
+    if (a >= overflow_at) return sign | inf;
+    size_t hi = std::lower_bound(positives.begin(), positives.end(), a) - positives.begin();
+    if (positives[hi] != a) {
+      const double below = a - positives[hi - 1], above = positives[hi] - a;
+      if (below < above || (below == above && (hi - 1) % 2 == 0)) --hi;
+    }
+    return sign | static_cast<uint16_t>(hi);
+  }
+};
+
+const Float16Format& half_format() {
+  static const Float16Format f(5, 10, 0x7E00);
+  return f;
+}
+const Float16Format& bfloat16_format() {
+  static const Float16Format f(8, 7, 0x7FC0);
+  return f;
+}
+
+uint16_t encode16(ScalarType t, float f) {
+  const Float16Format& fmt = t == ScalarType::Half ? half_format() : bfloat16_format();
+  uint16_t b = fmt.encode(f);
+  // c10::Half keeps the sign of a NaN; c10::BFloat16 does not.
+  if (std::isnan(f) && t == ScalarType::Half && std::signbit(f)) b |= 0x8000;
+  return b;
+}
+float decode16(ScalarType t, uint16_t b) {
+  return static_cast<float>((t == ScalarType::Half ? half_format() : bfloat16_format()).decode(b));
+}
+
+template <typename T>
+void add_modular(uint8_t* p, int64_t k) {
+  // Two's complement wrap, computed in uint64 (no signed overflow).
+  const uint64_t x = static_cast<uint64_t>(static_cast<int64_t>(load<T>(p)));
+  const uint64_t sum = x + static_cast<uint64_t>(k);
+  T out;
+  std::memcpy(&out, &sum, sizeof(T));  // little-endian: the low bytes
+  store<T>(p, out);
+}
+
+}  // namespace
+
+void fill_element(ScalarType t, int64_t i, uint8_t* dst) {
+  switch (t) {
+    case ScalarType::Bool: store<uint8_t>(dst, i % 3 == 1 ? 1 : 0); return;
+    case ScalarType::Byte: store<uint8_t>(dst, static_cast<uint8_t>(i % 251)); return;
+    case ScalarType::Char: store<int8_t>(dst, static_cast<int8_t>(i % 251 - 125)); return;
+    case ScalarType::Short: store<int16_t>(dst, static_cast<int16_t>(i % 32749 - 16374)); return;
+    case ScalarType::Int: store<int32_t>(dst, static_cast<int32_t>(static_cast<uint32_t>(i))); return;
+    case ScalarType::Long: store<int64_t>(dst, i); return;
+    case ScalarType::Half:
+      store<uint16_t>(dst, encode16(t, static_cast<float>(i % 2039 - 1019) * 0.5f));
+      return;
+    case ScalarType::BFloat16: store<uint16_t>(dst, encode16(t, static_cast<float>(i % 251 - 125))); return;
+    case ScalarType::Float: store<float>(dst, static_cast<float>(i % 4194304) + 0.5f); return;
+    case ScalarType::Double: store<double>(dst, static_cast<double>(i) + 0.25); return;
+  }
+}
+
+void add_to_element(ScalarType t, uint8_t* p, int64_t k) {
+  switch (t) {
+    case ScalarType::Bool: store<uint8_t>(p, (load<uint8_t>(p) != 0) != ((k % 2) != 0)); return;
+    case ScalarType::Byte: return add_modular<uint8_t>(p, k);
+    case ScalarType::Char: return add_modular<int8_t>(p, k);
+    case ScalarType::Short: return add_modular<int16_t>(p, k);
+    case ScalarType::Int: return add_modular<int32_t>(p, k);
+    case ScalarType::Long: return add_modular<int64_t>(p, k);
+    case ScalarType::Half:
+    case ScalarType::BFloat16: {
+      const float kf = decode16(t, encode16(t, static_cast<float>(k)));
+      const float sum = decode16(t, load<uint16_t>(p)) + kf;
+      store<uint16_t>(p, encode16(t, sum));
+      return;
+    }
+    case ScalarType::Float: store<float>(p, load<float>(p) + static_cast<float>(k)); return;
+    case ScalarType::Double: store<double>(p, load<double>(p) + static_cast<double>(k)); return;
+  }
+}
+
+double element_value(ScalarType t, const uint8_t* p) {
+  switch (t) {
+    case ScalarType::Bool: return load<uint8_t>(p) ? 1 : 0;
+    case ScalarType::Byte: return load<uint8_t>(p);
+    case ScalarType::Char: return load<int8_t>(p);
+    case ScalarType::Short: return load<int16_t>(p);
+    case ScalarType::Int: return load<int32_t>(p);
+    case ScalarType::Long: return static_cast<double>(load<int64_t>(p));
+    case ScalarType::Half:
+    case ScalarType::BFloat16: return decode16(t, load<uint16_t>(p));
+    case ScalarType::Float: return load<float>(p);
+    case ScalarType::Double: return load<double>(p);
+  }
+  return 0;
+}
+
+bool same_element(ScalarType t, const uint8_t* a, const uint8_t* b) {
+  switch (t) {
+    case ScalarType::Half:
+    case ScalarType::BFloat16:
+    case ScalarType::Float:
+    case ScalarType::Double: {
+      const double x = element_value(t, a), y = element_value(t, b);
+      return x == y || (std::isnan(x) && std::isnan(y));  // +0 == -0, NaN == NaN
+    }
+    default: return std::memcmp(a, b, element_size(t)) == 0;
+  }
+}
+
+std::string element_text(ScalarType t, const uint8_t* p) {
+  char buf[64];
+  if (t == ScalarType::Bool) {
+    const uint8_t b = load<uint8_t>(p);
+    if (b <= 1) return b ? "true" : "false";
+    std::snprintf(buf, sizeof buf, "invalid bool byte 0x%02x", b);  // garbage, not a value
+  } else if (t == ScalarType::Long) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(load<int64_t>(p)));
+  } else if (is_floating(t)) {
+    std::snprintf(buf, sizeof buf, "%.17g", element_value(t, p));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f", element_value(t, p));
+  }
+  return buf;
+}
+
+}  // namespace slicefuzz::judge

@@ -1,0 +1,72 @@
+#include "oracles/values.h"
+
+#include "oracles/judge_facts.h"
+
+namespace slicefuzz {
+
+TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes) {
+  // Every path of a case (and its shadow) asks for the same input: keep the last.
+  thread_local TensorValue last;
+  thread_local bool have_last = false;
+  if (have_last && last.dtype == dtype && last.sizes == sizes) return last;
+  TensorValue v;
+  v.dtype = dtype;
+  v.sizes = sizes;
+  const size_t es = element_size(dtype);
+  const int64_t n = v.numel();
+  v.bytes.resize(static_cast<size_t>(n) * es);
+  for (int64_t i = 0; i < n; ++i) judge::fill_element(dtype, i, v.bytes.data() + i * es);
+  last = v;
+  have_last = true;
+  return v;
+}
+
+std::string sizes_string(const std::vector<int64_t>& sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+
+std::string index_string(const std::vector<int64_t>& sizes, int64_t flat) {
+  std::vector<int64_t> idx(sizes.size());
+  for (size_t i = sizes.size(); i-- > 0;) {
+    idx[i] = sizes[i] ? flat % sizes[i] : 0;
+    flat = sizes[i] ? flat / sizes[i] : 0;
+  }
+  return sizes_string(idx);
+}
+
+bool compare_values(const TensorValue& e, const TensorValue& a, std::string& why,
+                    int64_t* first_bad_flat) {
+  if (e.dtype != a.dtype) {
+    why = "dtype " + std::string(scalar_type_name(e.dtype)) + " expected, got " +
+          std::string(scalar_type_name(a.dtype));
+    return false;
+  }
+  if (e.sizes != a.sizes) {
+    why = "sizes " + sizes_string(e.sizes) + " expected, got " + sizes_string(a.sizes);
+    return false;
+  }
+  // Equal bytes are equal values for every dtype; the element walk (with +0 == -0
+  // and NaN == NaN for floats) only runs when the bytes differ.
+  if (e.bytes == a.bytes) return true;
+  const size_t es = element_size(e.dtype);
+  const int64_t n = e.numel();
+  if (a.bytes.size() != e.bytes.size()) {
+    why = "the value holds " + std::to_string(a.bytes.size()) + " bytes, expected " +
+          std::to_string(e.bytes.size());
+    return false;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (!judge::same_element(e.dtype, e.bytes.data() + i * es, a.bytes.data() + i * es)) {
+      why = "element " + index_string(e.sizes, i) + ": expected " +
+            judge::element_text(e.dtype, e.bytes.data() + i * es) + ", got " +
+            judge::element_text(a.dtype, a.bytes.data() + i * es);
+      if (first_bad_flat) *first_bad_flat = i;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace slicefuzz

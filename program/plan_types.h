@@ -1,0 +1,55 @@
+// What the pass and the planner hand over: plain data, read by the executors
+// (system under test) and checked by the judge (oracles/plan_check.h), which
+// share no code beyond these definitions.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace slicefuzz {
+
+struct SliceDecision {
+  int op = -1;          // the slice_copy op
+  int value = -1;       // the value it defines
+  bool alias = false;   // true: et_slice; false: stays slice_copy
+  std::string reason;   // in words, for people
+  // A short stable tag for statistics: "et_slice", "not-dense-step",
+  // "not-dense-extent", "output", "mutated", "root-written", "copy-only".
+  std::string rule;
+};
+
+struct RewritePlan {
+  std::vector<SliceDecision> decisions;  // one per slice_copy that runs
+  // Per value: the storage it lives in. A non-alias value is its own root with
+  // delta 0; an alias points at its root and the byte offset of its first element.
+  std::vector<int> root;
+  std::vector<int64_t> delta_bytes;
+  bool is_alias(int value) const { return root[value] != value; }
+  const SliceDecision* decision_for_op(int op) const {
+    for (const SliceDecision& d : decisions)
+      if (d.op == op) return &d;
+    return nullptr;
+  }
+};
+
+inline constexpr int64_t kArenaAlignment = 16;  // as ExecuTorch's planner
+
+// Lifetimes are in steps: step 0 defines the input, op k runs at step k + 1, and
+// outputs are read at step ops_run + 1 (the end of the program).
+struct TensorPlacement {
+  int value = -1;
+  int root = -1;         // == value for a non-alias tensor
+  int64_t offset = 0;    // bytes into the arena (root offset + delta for an alias)
+  int64_t nbytes = 0;
+  int first_step = 0;    // defined at
+  int last_step = 0;     // last use (a root: of itself or any alias)
+  int own_last_step = 0; // a root's own last use, before extension by its aliases
+};
+
+struct MemoryPlan {
+  int64_t arena_bytes = 0;
+  std::vector<TensorPlacement> tensors;  // indexed by value; only values that run
+  int end_step = 0;                      // the step at which outputs are read
+};
+
+}  // namespace slicefuzz
