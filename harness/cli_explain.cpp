@@ -2,11 +2,13 @@
 // decision with its reason, the memory plan as a picture, and the comparison per path.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "harness/case_job.h"
 #include "harness/cli.h"
 #include "harness/cli_common.h"
 #include "harness/json_writer.h"
+#include "harness/plan_codec.h"
 #include "harness/plan_picture.h"
 #include "program/case_format.h"
 
@@ -88,20 +90,46 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
     std::fprintf(stderr, "slicefuzz explain: PARSE_ERROR: %s\n", p.error.c_str());
     return 1;
   }
+  // The pass, the planner and the paths run in a worker: the system under test
+  // never runs in this process, so a crash in it is a finding explain reports.
   const Backend& backend = *common.backend;
-  RewritePlan rw = backend.pass(p.c, p.info);
-  MemoryPlan plan = backend.planner(p.c, p.info, rw);
-  MemoryPlan copy_plan = backend.planner(p.c, p.info, copy_only_plan(p.c, p.info));
+  PlansForExplain plans;
+  bool have_plans = false;
   CaseSummary s;
   run_jobs(
       1,
       [&](size_t, const std::string&) {
-        return encode_summary(summarize(run_case(p.c, p.info, backend, common.options)));
+        PlansForExplain made;
+        made.rewrite = backend.pass(p.c, p.info);
+        made.plan = backend.planner(p.c, p.info, made.rewrite);
+        made.copy_plan = backend.planner(p.c, p.info, copy_only_plan(p.c, p.info));
+        const std::string encoded = encode_plans(made);
+        return std::to_string(encoded.size()) + "\n" + encoded +
+               encode_summary(summarize(run_case(p.c, p.info, backend, common.options)));
       },
       nullptr, [&](size_t, const JobOutcome& o) {
-        s = decode_outcome(o);
+        JobOutcome rest = o;
+        size_t nl = o.text.find('\n');
+        if (o.status == JobOutcome::Status::Ok && nl != std::string::npos) {
+          const size_t len = std::strtoull(o.text.c_str(), nullptr, 10);
+          if (nl + 1 + len <= o.text.size()) {
+            have_plans = decode_plans(o.text.substr(nl + 1, len), plans);
+            rest.text = o.text.substr(nl + 1 + len);
+          }
+        }
+        s = decode_outcome(rest);
         return true;
       }, common.isolation);
+  if (!have_plans) {
+    std::printf("case %s (backend %s)\n\nprogram:\n%s\n", file.c_str(), backend.name.c_str(),
+                print_case(p.c).c_str());
+    std::printf("the worker running the pass and the planner died: %s: %s\n",
+                std::string(finding_kind_name(s.kind)).c_str(), s.message.c_str());
+    return 1;
+  }
+  const RewritePlan& rw = plans.rewrite;
+  const MemoryPlan& plan = plans.plan;
+  const MemoryPlan& copy_plan = plans.copy_plan;
 
   if (auto svg = args.get("--svg")) {
     if (!write_file_atomic(*svg, plan_svg(file, p.info, rw, plan), error)) {

@@ -1,3 +1,4 @@
+#include "program/tensor_conversion.h"
 #include "program/arena_executor.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+#include "program/tensor_conversion.h"
 #include "program/copy_executor.h"
 
 #include <cstring>

@@ -2,13 +2,13 @@
 // whatever the layout it was computed in. Every path reports outputs this way,
 // so comparisons never depend on strides. The struct is shared vocabulary; the
 // conversions from and to the system under test's Tensor are the executors' own
-// (below), the fill and the comparison are the judge's (oracles/values.h).
+// (program/tensor_conversion.h), the fill and the comparison are the judge's
+// (oracles/values.h).
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "kernels/scalar_type.h"
-#include "kernels/tensor.h"
 
 namespace slicefuzz {
 
@@ -22,10 +22,5 @@ struct TensorValue {
     return n;
   }
 };
-
-// The executors' side (program/tensor_value.cpp, on the kernels' strided copy).
-TensorValue to_tensor_value(const Tensor& t);
-// Writes `v` into `t` (same sizes and dtype), following t's strides.
-void write_tensor_value(const TensorValue& v, Tensor& t);
 
 }  // namespace slicefuzz

@@ -1,4 +1,4 @@
-#include "program/tensor_value.h"
+#include "program/tensor_conversion.h"
 
 #include <algorithm>
 #include <cstring>
