@@ -23,6 +23,11 @@ struct Backend {
   bool tolerates_missed_rewrite = false;
   // Promises that the rewrite never grows the arena (MEMORY_REGRESSION otherwise).
   bool never_grows_arena = false;
+  // Documented limits: why a case lies outside what the backend supports, or ""
+  // (nullptr: no limits). A case outside them that the backend refuses with an
+  // error is UNSUPPORTED (counted per reason, not a failure); one it accepts is
+  // compared in full.
+  std::string (*outside_limits)(const Case& c, const ProgramInfo& info) = nullptr;
 };
 
 // Every registered backend, `reference` first.

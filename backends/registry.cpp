@@ -1,9 +1,11 @@
 #include "backends/backend.h"
-#include "backends/faulty.h"
 
 namespace slicefuzz {
 
-void add_example_backend(std::vector<Backend>& out);  // backends/example_backend.cpp
+// Every registrar the build knows (CMake's SLICEFUZZ_BACKEND_REGISTRARS).
+#define SLICEFUZZ_REGISTRAR(fn) void fn(std::vector<Backend>& out);
+#include "backend_registrars.inc"
+#undef SLICEFUZZ_REGISTRAR
 
 namespace {
 std::vector<Backend> make_backends() {
@@ -19,8 +21,9 @@ std::vector<Backend> make_backends() {
   };
   conservative.tolerates_missed_rewrite = true;
   b.push_back(conservative);
-  add_example_backend(b);
-  add_faulty_backends(b);
+#define SLICEFUZZ_REGISTRAR(fn) fn(b);
+#include "backend_registrars.inc"
+#undef SLICEFUZZ_REGISTRAR
   return b;
 }
 }  // namespace

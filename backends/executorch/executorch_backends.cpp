@@ -1,0 +1,136 @@
+// Backends over ExecuTorch's real code. Each kernel entry converts slicefuzz's
+// tensors through the adapter and calls ExecuTorch's portable kernel; everything
+// else (the pass, the planner) is slicefuzz's reference unless named below.
+//   executorch-portable: slice_copy, clone, copy_, add_ are ExecuTorch's portable
+//     kernels; et_slice is the ExecuTorch-typed prim op in et_slice_prim.cpp.
+//   pr21552-rule: PR 21552's pass rule and offset formula, aliases placed by the
+//     memory plan (no runtime op), on the portable kernels (pr21552_rule.cpp).
+#include <executorch/runtime/core/evalue.h>
+
+#include <cinttypes>
+#include <optional>
+
+#include "backends/backend.h"
+#include "backends/executorch/adapter.h"
+#include "backends/executorch/et_slice_prim.h"
+
+// The portable kernels, declared exactly as defined (ExecuTorch's codegen
+// declares them upstream; this tree has no generated headers).
+namespace torch::executor::native {
+using executorch::aten::Scalar;
+using executorch::aten::Tensor;
+using executorch::runtime::KernelRuntimeContext;
+Tensor& slice_copy_Tensor_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                              std::optional<int64_t> start_val, std::optional<int64_t> end_val,
+                              int64_t step, Tensor& out);
+Tensor& clone_out(KernelRuntimeContext& context, const Tensor& self,
+                  std::optional<executorch::aten::MemoryFormat> memory_format, Tensor& out);
+Tensor& copy_(KernelRuntimeContext& ctx, Tensor& in, const Tensor& src, bool non_blocking);
+Tensor& add_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
+                       const Scalar& alpha, Tensor& out);
+}  // namespace torch::executor::native
+
+namespace slicefuzz {
+
+namespace {
+
+namespace native = torch::executor::native;
+using et_adapter::EtTensor;
+using et_adapter::kOut;
+
+Tensor& et_slice_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                      std::optional<int64_t> start, std::optional<int64_t> end, int64_t step,
+                      Tensor& out) {
+  return et_adapter::call(ctx, out, [&](auto& et_ctx) {
+    EtTensor a(in), o(out, kOut);
+    if (!a.ok() || !o.ok()) return et_ctx.fail(executorch::runtime::Error::NotSupported), true;
+    native::slice_copy_Tensor_out(et_ctx, a.get(), dim, start, end, step, o.get());
+    return o.sizes_back(out);
+  });
+}
+
+Tensor& et_clone(KernelRuntimeContext& ctx, const Tensor& in, std::optional<MemoryFormat>,
+                 Tensor& out) {
+  return et_adapter::call(ctx, out, [&](auto& et_ctx) {
+    EtTensor a(in), o(out, kOut);
+    if (!a.ok() || !o.ok()) return et_ctx.fail(executorch::runtime::Error::NotSupported), true;
+    // ExecuTorch's clone takes no memory format (its graphs keep the dim order
+    // through _clone_dim_order); the out tensor's dim order is the input's.
+    native::clone_out(et_ctx, a.get(), std::nullopt, o.get());
+    return o.sizes_back(out);
+  });
+}
+
+Tensor& et_copy(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src, bool non_blocking) {
+  return et_adapter::call(ctx, self, [&](auto& et_ctx) {
+    EtTensor s(self), a(src);
+    if (!s.ok() || !a.ok()) return et_ctx.fail(executorch::runtime::Error::NotSupported), true;
+    native::copy_(et_ctx, s.get(), a.get(), non_blocking);
+    return true;
+  });
+}
+
+// add_(self, k) as ExecuTorch's graph has it: add.Scalar_out(self, k, alpha=1, out=self).
+Tensor& et_add(KernelRuntimeContext& ctx, Tensor& self, int64_t other) {
+  return et_adapter::call(ctx, self, [&](auto& et_ctx) {
+    EtTensor s(self), o(self, kOut);
+    if (!s.ok() || !o.ok()) return et_ctx.fail(executorch::runtime::Error::NotSupported), true;
+    native::add_scalar_out(et_ctx, s.get(), executorch::aten::Scalar(other),
+                           executorch::aten::Scalar(int64_t{1}), o.get());
+    return true;
+  });
+}
+
+// slicefuzz's et_slice stack in, ExecuTorch's EValues to the prim op, the alias back.
+void et_slice_prim_op(KernelRuntimeContext& ctx, EValue** stack) {
+  Tensor& out = *stack[5]->tensor;
+  et_adapter::call(ctx, out, [&](auto& et_ctx) {
+    using ETValue = executorch::runtime::EValue;
+    EtTensor in(*stack[0]->tensor), o(out, kOut);
+    if (!in.ok() || !o.ok()) return et_ctx.fail(executorch::runtime::Error::NotSupported), true;
+    auto int_or_none = [](const EValue* v) { return v->is_int() ? ETValue(v->int_value) : ETValue(); };
+    ETValue values[6] = {ETValue(in.get()), ETValue(stack[1]->int_value), int_or_none(stack[2]),
+                         int_or_none(stack[3]), ETValue(stack[4]->int_value), ETValue(o.get())};
+    ETValue* et_stack[6] = {&values[0], &values[1], &values[2], &values[3], &values[4], &values[5]};
+    et_prim::et_slice(et_ctx, executorch::runtime::Span<ETValue*>(et_stack, 6));
+    if (et_ctx.failure_state() != executorch::runtime::Error::Ok) return true;
+    return o.data_back(out);
+  });
+}
+
+// The portable kernels' documented limits (tensors_have_same_dim_order and
+// friends accept only contiguous and channels-last dim orders; sizes are int32).
+std::string portable_limits(const Case& c, const ProgramInfo& info) {
+  const std::vector<int> order = c.effective_dim_order();
+  bool contiguous = true;
+  for (size_t i = 0; i < order.size(); ++i) contiguous = contiguous && order[i] == static_cast<int>(i);
+  const bool channels_last = order == std::vector<int>{0, 2, 3, 1} ||
+                             order == std::vector<int>{0, 2, 3, 4, 1};
+  if (!contiguous && !channels_last)
+    return "dim order other than contiguous and channels-last";
+  for (const ValueInfo& v : info.values)
+    for (int64_t s : v.sizes)
+      if (s > INT32_MAX) return "a size past int32 (ExecuTorch's SizesType)";
+  if (c.dtype == ScalarType::Bool)
+    for (const Op& op : c.ops)
+      if (op.kind == OpKind::Add) return "add_ on bool (ExecuTorch's add refuses bool + int)";
+  return {};
+}
+
+}  // namespace
+
+void add_executorch_backends(std::vector<Backend>& out) {
+  Backend b{"executorch-portable",
+            "ExecuTorch's portable slice_copy, clone, copy_, add_ and an ExecuTorch-typed "
+            "et_slice prim op (built from SLICEFUZZ_EXECUTORCH_SRC)",
+            {}};
+  b.kernels.slice_copy = &et_slice_copy;
+  b.kernels.clone = &et_clone;
+  b.kernels.copy = &et_copy;
+  b.kernels.add = &et_add;
+  b.kernels.et_slice_op = &et_slice_prim_op;
+  b.outside_limits = &portable_limits;
+  out.push_back(b);
+}
+
+}  // namespace slicefuzz
