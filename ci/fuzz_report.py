@@ -152,6 +152,14 @@ def main():
     ap.add_argument("--backend", default="reference")
     ap.add_argument("--corpus-before", type=int, default=0)
     ap.add_argument("--corpus-after", type=int, default=0)
+    ap.add_argument("--seed", default="")
+    ap.add_argument("--commit", default="unknown")
+    ap.add_argument("--known-dir", default="")
+    ap.add_argument("--cli", default="build/fuzz/slicefuzz")
+    ap.add_argument("--warnings", default="")
+    ap.add_argument("--failed", default="")
+    ap.add_argument("--total-seconds", type=float, default=None)
+    ap.add_argument("--bound", type=float, default=None)
     a = ap.parse_args()
     out = a.out
     points = parse_log(os.path.join(out, "fuzz.log"))
@@ -168,6 +176,7 @@ def main():
         "corpus": {"before": a.corpus_before, "after": a.corpus_after},
         "libfuzzer_edges": points[-1][2] if points else None,
         "findings": found,
+        "new_findings": len(found),
     }
     write_atomic(os.path.join(out, "report.json"), json.dumps(report, indent=2) + "\n")
     svg_plot(points, os.path.join(out, "fuzz-progress.svg"))
