@@ -74,12 +74,17 @@ int cli_run(int argc, char** argv) {
     return 2;
   int64_t time_s = -1, count = -1, seed = 1;
   std::string error;
-  if (!args.get_int("--time", time_s, error) || !args.get_int("--count", count, error) ||
-      !args.get_int("--seed", seed, error) || (time_s < 0) == (count < 0) ||
-      !args.positional().empty()) {
-    std::fprintf(stderr, "usage: slicefuzz run --time S | --count N [--seed S] [--jobs N] [--out DIR] "
-                 "[--stop-at-first] [--no-minimize]%s%s\n",
-                 error.empty() ? "" : "\n", error.c_str());
+  if (args.get_int("--time", time_s, error) && args.get_int("--count", count, error) &&
+      args.get_int("--seed", seed, error)) {
+    // Name the bad value: a bare usage line hides which flag was wrong.
+    if (args.has("--time") == args.has("--count")) error = "give one of --time S and --count N";
+    else if (args.has("--time") && time_s < 1) error = "--time must be at least 1 second, got " + std::to_string(time_s);
+    else if (args.has("--count") && count < 1) error = "--count must be at least 1, got " + std::to_string(count);
+    else if (!args.positional().empty()) error = "unexpected argument '" + args.positional()[0] + "'";
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "slicefuzz run: %s\nusage: slicefuzz run --time S | --count N [--seed S] [--jobs N] "
+                 "[--out DIR] [--stop-at-first] [--no-minimize]\n", error.c_str());
     return 2;
   }
   const std::string out = args.get("--out").value_or("");

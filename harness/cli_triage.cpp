@@ -126,9 +126,15 @@ int cli_triage(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
   if (!parse_common(args, argc, argv, {}, {}, common)) return 2;
+  if (args.positional().empty()) {
+    std::fprintf(stderr, "usage: slicefuzz triage FILE|DIR... [--backend NAME]\n");
+    return 2;
+  }
   std::vector<std::string> missing;
   const std::vector<std::string> files = collect_case_files(args.positional(), missing);
-  for (const std::string& m : missing) std::fprintf(stderr, "slicefuzz triage: %s: no such file\n", m.c_str());
+  // Missing paths are I/O errors (exit 2), never an empty, green triage.
+  for (const std::string& m : missing) std::fprintf(stderr, "slicefuzz triage: %s: no such file or directory\n", m.c_str());
+  if (!missing.empty()) return 2;
   std::vector<std::string> texts(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     std::string error;
