@@ -1,5 +1,6 @@
 // `slicefuzz minimize FILE -o OUT [--time S]` and
 // `slicefuzz export --python|--gtest FILE [-o OUT]`.
+#include <cstdint>
 #include <cstdio>
 
 #include "harness/cli.h"
@@ -100,6 +101,13 @@ int cli_export(int argc, char** argv) {
   CaseSummary finding = run_isolated(c, common);
   std::string stem = file.substr(file.find_last_of('/') + 1);
   stem = stem.substr(0, stem.find('.'));
+  // Test names must differ between cases (the nightly job names every file
+  // minimized.case): the stem plus a hash of the case text.
+  uint32_t h = 2166136261u;
+  for (unsigned char ch : print_case(c) + common.backend->name) h = (h ^ ch) * 16777619u;
+  char hash[16];
+  std::snprintf(hash, sizeof hash, "_%08x", h);
+  stem += hash;
   const std::string text = python ? export_python(c, finding, common.backend->name)
                                   : export_gtest(c, finding, common.backend->name, stem);
   if (auto out = args.get("-o")) {
