@@ -128,8 +128,11 @@ int cli_export(int argc, char** argv) {
 namespace slicefuzz {
 
 // `slicefuzz triage FILE...`: one tab-separated line per file that fails:
-// SIGNATURE, KIND, FILE, MESSAGE (the nightly job deduplicates on the first
-// column). Files that pass print nothing; files that do not parse are PARSE_ERROR.
+// SIGNATURE, KIND, FILE, MESSAGE, STATUS (the nightly job deduplicates on the
+// first column; STATUS is NEW, or KNOWN when the signature is listed in the
+// backend's known findings). Files that pass print nothing; files that do not
+// parse are PARSE_ERROR. The signature is the root-cause signature: a
+// VALUE_MISMATCH is re-run cut after each op to blame the op that misbehaved.
 int cli_triage(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
@@ -148,7 +151,7 @@ int cli_triage(int argc, char** argv) {
     std::string error;
     if (!read_text_file(files[i], 1 << 20, texts[i], error)) texts[i].clear();
   }
-  int failing = 0;
+  std::vector<CaseSummary> results(files.size());
   run_jobs(
       files.size(),
       [&](size_t, const std::string& text) {
@@ -156,20 +159,27 @@ int cli_triage(int argc, char** argv) {
       },
       [&](size_t i) { return texts[i]; },
       [&](size_t i, const JobOutcome& o) {
-        CaseSummary s = decode_outcome(o);
-        if (!s.failed) return true;
-        ++failing;
-        ParseResult p = parse_case(texts[i], files[i], common.options.byte_budget);
-        const std::string sig = p.ok ? finding_signature(p.c, s)
-                                     : std::string(finding_kind_name(s.kind)) + ":unparsable";
-        std::string msg = s.message;
-        for (char& ch : msg)
-          if (ch == '\t' || ch == '\n') ch = ' ';
-        std::printf("%s\t%s\t%s\t%s\n", sig.c_str(), std::string(finding_kind_name(s.kind)).c_str(),
-                    files[i].c_str(), msg.c_str());
+        results[i] = decode_outcome(o);
         return true;
       },
       common.isolation);
+  int failing = 0;
+  const CaseRunner runner = worker_runner(common);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const CaseSummary& s = results[i];
+    if (!s.failed) continue;
+    ParseResult p = parse_case(texts[i], files[i], common.options.byte_budget);
+    const std::string sig = p.ok ? root_cause_signature(p.c, s, runner)
+                                 : std::string(finding_kind_name(s.kind)) + ":unparsable";
+    const bool known = find_known(common.known, sig) != nullptr;
+    failing += !known;
+    std::string msg = s.message;
+    for (char& ch : msg)
+      if (ch == '\t' || ch == '\n') ch = ' ';
+    std::printf("%s\t%s\t%s\t%s\t%s\n", sig.c_str(), std::string(finding_kind_name(s.kind)).c_str(),
+                files[i].c_str(), msg.c_str(), known ? "KNOWN" : "NEW");
+    std::fflush(stdout);
+  }
   return failing ? 1 : 0;
 }
 
