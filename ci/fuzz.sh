@@ -38,6 +38,7 @@ WORK="${SLICEFUZZ_WORK:-fuzz-work}/$BACKEND"
 CORPUS="$WORK/corpus"
 JOBS=$(nproc)
 POST_BUDGET="${SLICEFUZZ_POST_BUDGET:-120}"
+KNOWN_DIR="${SLICEFUZZ_KNOWN:-corpus/known/$BACKEND}"
 SEED="${SLICEFUZZ_SEED:-$(date +%s)}"
 START=$(date +%s)
 END=$START
@@ -65,7 +66,7 @@ report() {
   /usr/bin/python3 ci/fuzz_report.py --out "$OUT" --seconds "$((END - START))" \
     --backend "$BACKEND" --corpus-before "$BEFORE" --corpus-after "$AFTER" --seed "$SEED" \
     --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-    --known-dir "corpus/known/$BACKEND" --cli "$CLI" \
+    --known-dir "$KNOWN_DIR" --cli "$CLI" \
     --warnings "$warnings" "$@"
 }
 fail() {
@@ -77,6 +78,7 @@ fail() {
 }
 
 mkdir -p "$OUT/artifacts" "$OUT/findings" "$CORPUS" || fail "cannot create $OUT or $CORPUS"
+OUT_ABS=$(cd "$OUT" && pwd)
 
 step "build (fuzz and coverage presets; log in $OUT/build.log)"
 {
@@ -105,7 +107,7 @@ START=$(date +%s)
 # Known findings of this backend are not failures: fuzz_program reports and
 # skips them (SLICEFUZZ_KNOWN) and keeps exploring.
 # timeout(1) signals the whole process group, so fork-mode children go too.
-SLICEFUZZ_BACKEND="$BACKEND" SLICEFUZZ_KNOWN="corpus/known/$BACKEND" \
+SLICEFUZZ_BACKEND="$BACKEND" SLICEFUZZ_KNOWN="$KNOWN_DIR" SLICEFUZZ_KNOWN_LOG="$OUT_ABS/known-hits.log" \
   ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}" \
   timeout -k 5 "$((SECS + 30))" \
   "$FUZZER" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -seed="$SEED" \
@@ -167,7 +169,7 @@ if [ "$N_ARTIFACTS" -gt "$TRIAGE_MAX" ]; then
 fi
 if [ -n "$ARTIFACTS" ]; then
   # shellcheck disable=SC2086
-  timeout -k 5 "$(left 60)" "$CLI" triage --backend "$BACKEND" --timeout 20 --jobs "$JOBS" \
+  timeout -k 5 "$(left 60)" "$CLI" triage --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 --jobs "$JOBS" \
     $ARTIFACTS >"$OUT/triage.tsv" 2>"$OUT/triage.log"
   [ $? -eq 124 ] && warn "crash replay stopped at its cap; later artifacts count as unreproduced"
   # Artifacts that do not fail on replay (a timeout or OOM under load) still count,
@@ -216,15 +218,15 @@ done <"$OUT/unique.tsv"
 MINIMIZED=$(find "$OUT/findings" -name minimized.case | sort)
 if [ -n "$MINIMIZED" ]; then
   # shellcheck disable=SC2086
-  timeout -k 5 "$(left 30)" "$CLI" triage --backend "$BACKEND" --timeout 20 $MINIMIZED \
+  timeout -k 5 "$(left 30)" "$CLI" triage --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 $MINIMIZED \
     >"$OUT/minimized.tsv" 2>/dev/null
 fi
 # Known findings of this backend that no longer reproduce ("fixed? move to
 # regression"): replayed here, listed by the report.
 : >"$OUT/known-replay.tsv"
-if ls "corpus/known/$BACKEND"/*.case >/dev/null 2>&1; then
-  timeout -k 5 "$(left 30)" "$CLI" triage --backend "$BACKEND" --timeout 20 \
-    "corpus/known/$BACKEND" >"$OUT/known-replay.tsv" 2>/dev/null
+if ls "$KNOWN_DIR"/*.case >/dev/null 2>&1; then
+  timeout -k 5 "$(left 30)" "$CLI" triage --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 \
+    "$KNOWN_DIR" >"$OUT/known-replay.tsv" 2>/dev/null
 fi
 
 step "coverage of kernels/, program/ and backends/ from replaying the corpus"

@@ -195,6 +195,22 @@ def known_not_reproduced(out, known_dir):
     return gone
 
 
+def known_hits(out):
+    """Known findings fuzz_program met and skipped (known-hits.log: "SIG PID N",
+    written at powers of two per process): the sum over processes of the largest
+    N, a lower bound of the hits."""
+    per = {}
+    for line in read(os.path.join(out, "known-hits.log")).splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2].isdigit():
+            key = (parts[0], parts[1])
+            per[key] = max(per.get(key, 0), int(parts[2]))
+    hits = {}
+    for (sig, _), n in per.items():
+        hits[sig] = hits.get(sig, 0) + n
+    return hits
+
+
 def campaign_stats(out):
     """Rewrite share and arena totals over the final corpus (the coverage replay's
     `backend ...:` lines, one per batch of files)."""
@@ -216,15 +232,21 @@ def rate_warnings(points):
     for (t0, e0, _, _), (t1, e1, _, _) in zip(points, points[1:]):
         if t1 > t0:
             rates.append((t1, (e1 - e0) / (t1 - t0)))
+    warnings = []
+    if points and points[-1][0] > 0 and points[-1][1] / max(points[-1][0], 1) < 10:
+        warnings.append("exec/s collapsed: %d executions in %d s. Nearly every input crashes "
+                        "(each crash restarts a libFuzzer worker, which reloads libtorch): a "
+                        "finding on a common path? List it in corpus/known/<backend> and "
+                        "fuzz_program skips it and explores on" % (points[-1][1], points[-1][0]))
     if len(rates) < 3:
-        return []
+        return warnings
     best = max(r for _, r in rates)
     tail = rates[-max(1, len(rates) // 3):]
     late = sum(r for _, r in tail) / len(tail)
     if best > 0 and late < 0.1 * best:
-        return ["exec/s collapsed: %.0f exec/s at best, %.0f exec/s over the last third of the "
-                "campaign (slow inputs, a crash loop, or memory pressure)" % (best, late)]
-    return []
+        warnings.append("exec/s collapsed: %.0f exec/s at best, %.0f exec/s over the last third "
+                        "of the campaign (slow inputs, a crash loop, or memory pressure)" % (best, late))
+    return warnings
 
 
 def svg_plot(points, path):
@@ -295,6 +317,7 @@ def main():
     new = [f for f in found if f["status"] != "KNOWN"]
     known = [f for f in found if f["status"] == "KNOWN"]
     gone = known_not_reproduced(out, a.known_dir)
+    skipped = known_hits(out)
     cov = coverage(out)
     stats = campaign_stats(out)
     warnings = [w for w in a.warnings.split("\n") if w] + rate_warnings(points)
@@ -316,6 +339,7 @@ def main():
         "new_findings": len(new),
         "known_findings": len(known),
         "known_not_reproduced": gone,
+        "known_skipped_while_fuzzing": skipped,
     }
     write_atomic(os.path.join(out, "report.json"), json.dumps(report, indent=2) + "\n")
     svg_plot(points, os.path.join(out, "fuzz-progress.svg"))
@@ -362,6 +386,10 @@ def main():
         if f.get("duplicates"):
             md.append("- the same root cause after minimisation: %s"
                       % ", ".join("`%s`" % d for d in f["duplicates"]))
+        md.append("")
+    if skipped:
+        md += ["Known findings met while fuzzing (not kept as artifacts; fuzz_program explored on):", ""]
+        md += ["- KNOWN `%s`: at least %d hits" % (k, n) for k, n in sorted(skipped.items())]
         md.append("")
     if gone:
         md += ["## Known findings that no longer reproduce (fixed? move to corpus/regression/)", ""]

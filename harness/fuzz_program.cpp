@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <random>
 #include <string>
 
@@ -83,9 +84,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         });
     if (slicefuzz::find_known(g_known, sig)) {
       // Powers of two: a known bug hit a million times costs twenty lines.
-      if ((++g_known_hits & (g_known_hits - 1)) == 0)
+      if ((++g_known_hits & (g_known_hits - 1)) == 0) {
         std::fprintf(stderr, "fuzz_program: KNOWN finding %s (%llu hits so far)\n", sig.c_str(),
                      static_cast<unsigned long long>(g_known_hits));
+        // Fork-mode workers' stderr is discarded: the report reads this file.
+        if (const char* log = std::getenv("SLICEFUZZ_KNOWN_LOG"))
+          if (FILE* f = std::fopen(log, "a")) {
+            std::fprintf(f, "%s %d %llu\n", sig.c_str(), static_cast<int>(getpid()),
+                         static_cast<unsigned long long>(g_known_hits));
+            std::fclose(f);
+          }
+      }
       return 0;
     }
   }
