@@ -2,7 +2,9 @@
 # ci/fuzz.sh [SECONDS] -- the nightly job (default 60 s of fuzzing).
 #   1. builds the fuzz preset (fuzz_program, slicefuzz) and the coverage preset;
 #   2. fuzzes with fuzz_program -fork=$(nproc) and the dictionary, starting from
-#      the persistent working corpus ($SLICEFUZZ_WORK, default fuzz-work/corpus),
+#      the persistent working corpus of the backend ($SLICEFUZZ_WORK, default
+#      fuzz-work, holds <backend>/corpus: an input that is harmless on one backend
+#      crashes another, and replaying those crashes made the merge take minutes),
 #      which gets corpus/seeds and corpus/regression added (never overwritten);
 #   3. merges coverage-increasing inputs into the working corpus: the merge runs
 #      on a hard-linked staging copy, and new files enter the corpus by rename(2),
@@ -10,7 +12,15 @@
 #   4. deduplicates findings by signature, minimises each, exports reproducers;
 #   5. writes out/<UTC timestamp>/ (report.md, report.json, junit.xml,
 #      findings.sarif, coverage/ HTML, fuzz-progress.svg).
-# Exit: 0 no findings, 1 findings, 2 the job itself failed.
+# Every libFuzzer invocation gets -artifact_prefix into $OUT: nothing is written
+# into the repository.
+# Time budget: fuzzing takes SECONDS (hard cap SECONDS + 30 for fork-mode
+# shutdown); everything after it (merge, crash replay, minimisation, coverage,
+# reports) shares SLICEFUZZ_POST_BUDGET seconds (default 120), each step capped by
+# what is left, so the job ends within SECONDS + 30 + POST_BUDGET + ~10 s after
+# its build. report.md warns when a cap cut a step short or the bound was missed.
+# Exit: 0 no findings (or only KNOWN ones), 1 findings, 2 the job itself failed;
+# report.md and junit.xml are written on every exit path.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,19 +31,54 @@ if ! [[ "$SECS" =~ ^[0-9]+$ ]] || [ "$SECS" -lt 1 ]; then
 fi
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT="${SLICEFUZZ_OUT:-out}/$STAMP"
-WORK="${SLICEFUZZ_WORK:-fuzz-work}"
-CORPUS="$WORK/corpus"
+FUZZER=build/fuzz/fuzz_program
+CLI=build/fuzz/slicefuzz
 BACKEND="${SLICEFUZZ_BACKEND:-reference}"
+WORK="${SLICEFUZZ_WORK:-fuzz-work}/$BACKEND"
+CORPUS="$WORK/corpus"
 JOBS=$(nproc)
+POST_BUDGET="${SLICEFUZZ_POST_BUDGET:-120}"
+KNOWN_DIR="${SLICEFUZZ_KNOWN:-corpus/known/$BACKEND}"
+SEED="${SLICEFUZZ_SEED:-$(date +%s)}"
+START=$(date +%s)
+END=$START
+BEFORE=0
+AFTER=0
+: "${DEADLINE:=0}"
+WARNINGS=()
 
+step() { echo "== $(date -u +%H:%M:%S) $*"; }
+warn() {
+  echo "fuzz.sh: warning: $*" >&2
+  WARNINGS+=("$*")
+}
+# Seconds left of the post-fuzzing budget, at most $1 (and at least 1, so a
+# capped step still starts and its cut-off is reported).
+left() {
+  local l=$((DEADLINE - $(date +%s)))
+  [ "$l" -gt "$1" ] && l=$1
+  [ "$l" -lt 1 ] && l=1
+  echo "$l"
+}
+report() {
+  local warnings=""
+  [ ${#WARNINGS[@]} -gt 0 ] && warnings=$(printf '%s\n' "${WARNINGS[@]}")
+  /usr/bin/python3 ci/fuzz_report.py --out "$OUT" --seconds "$((END - START))" \
+    --backend "$BACKEND" --corpus-before "$BEFORE" --corpus-after "$AFTER" --seed "$SEED" \
+    --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    --known-dir "$KNOWN_DIR" --cli "$CLI" \
+    --warnings "$warnings" "$@"
+}
 fail() {
   echo "fuzz.sh: job failed: $*" >&2
   echo "$*" >"$OUT/JOB_FAILED" 2>/dev/null
+  # The reports are written on this path too, with the reason.
+  report --failed "$*" >/dev/null 2>&1 || echo "fuzz.sh: could not write the reports either" >&2
   exit 2
 }
-step() { echo "== $(date -u +%H:%M:%S) $*"; }
 
 mkdir -p "$OUT/artifacts" "$OUT/findings" "$CORPUS" || fail "cannot create $OUT or $CORPUS"
+OUT_ABS=$(cd "$OUT" && pwd)
 
 step "build (fuzz and coverage presets; log in $OUT/build.log)"
 {
@@ -41,8 +86,6 @@ step "build (fuzz and coverage presets; log in $OUT/build.log)"
     cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_program slicefuzz &&
     cmake --preset coverage && cmake --build --preset coverage --target slicefuzz
 } >"$OUT/build.log" 2>&1 || fail "build (see $OUT/build.log)"
-FUZZER=build/fuzz/fuzz_program
-CLI=build/fuzz/slicefuzz
 
 step "working corpus $CORPUS"
 # Leftovers of a killed run are temporary names only; real corpus files are
@@ -57,17 +100,28 @@ for f in corpus/seeds/*.case corpus/regression/*.case; do
 done
 BEFORE=$(find "$CORPUS" -maxdepth 1 -type f | wc -l)
 
-step "fuzz for $SECS s with -fork=$JOBS (log in $OUT/fuzz.log)"
+step "fuzz for $SECS s with -fork=$JOBS, seed $SEED (log in $OUT/fuzz.log)"
 NEW="$OUT/new-inputs"
 mkdir -p "$NEW"
 START=$(date +%s)
-SLICEFUZZ_BACKEND="$BACKEND" ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}" \
-  "$FUZZER" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+# Known findings of this backend are not failures: fuzz_program reports and
+# skips them (SLICEFUZZ_KNOWN) and keeps exploring.
+# timeout(1) signals the whole process group, so fork-mode children go too.
+SLICEFUZZ_BACKEND="$BACKEND" SLICEFUZZ_KNOWN="$KNOWN_DIR" SLICEFUZZ_KNOWN_LOG="$OUT_ABS/known-hits.log" \
+  ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}" \
+  timeout -k 5 "$((SECS + 30))" \
+  "$FUZZER" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -seed="$SEED" \
   -max_total_time="$SECS" -timeout=25 -rss_limit_mb=4096 -dict=corpus/slicefuzz.dict \
   -artifact_prefix="$OUT/artifacts/" -print_final_stats=1 "$NEW" "$CORPUS" >"$OUT/fuzz.log" 2>&1
 FUZZ_RC=$?
 END=$(date +%s)
-grep -q "INFO: Seed:" "$OUT/fuzz.log" || fail "fuzz_program did not start (exit $FUZZ_RC, see $OUT/fuzz.log)"
+DEADLINE=$((END + POST_BUDGET))
+[ "$FUZZ_RC" -eq 124 ] && warn "fuzzing overran $SECS s by 30 s and was stopped"
+if ! grep -q "INFO: Seed:" "$OUT/fuzz.log"; then
+  echo "---- last lines of $OUT/fuzz.log ----" >&2
+  tail -n 15 "$OUT/fuzz.log" >&2
+  fail "fuzz_program did not start (exit $FUZZ_RC; last lines of fuzz.log above and in the report)"
+fi
 
 step "merge new coverage into $CORPUS"
 STAGE="$WORK/merge-stage"
@@ -75,8 +129,20 @@ rm -rf "$STAGE" && mkdir -p "$STAGE" || fail "cannot create $STAGE"
 # Hard links: the staging copy costs nothing and libFuzzer writes only new files.
 cp -al "$CORPUS/." "$STAGE/" || fail "staging the corpus"
 echo "$$" >"$WORK/merge-in-progress"
-SLICEFUZZ_BACKEND="$BACKEND" "$FUZZER" -merge=1 -merge_control_file="$OUT/merge.control" \
-  -timeout=25 -rss_limit_mb=4096 "$STAGE" "$NEW" >"$OUT/merge.log" 2>&1 || fail "merge (see $OUT/merge.log)"
+# Capped: each crashing input restarts the merge process (and reloads libtorch);
+# a merge cut short adds nothing, the corpus stays as it was.
+MERGE_CAP=$(left 60)
+mkdir -p "$OUT/merge-artifacts"
+SLICEFUZZ_BACKEND="$BACKEND" timeout -k 5 "$MERGE_CAP" "$FUZZER" -merge=1 \
+  -merge_control_file="$OUT/merge.control" -artifact_prefix="$OUT/merge-artifacts/" \
+  -timeout=10 -rss_limit_mb=4096 "$STAGE" "$NEW" >"$OUT/merge.log" 2>&1
+MERGE_RC=$?
+if [ "$MERGE_RC" -eq 124 ] || [ "$MERGE_RC" -eq 137 ]; then
+  warn "merge stopped at its cap of $MERGE_CAP s: no new inputs entered the corpus (they stay in $NEW)"
+  find "$STAGE" -mindepth 1 -delete
+elif [ "$MERGE_RC" -ne 0 ]; then
+  fail "merge (exit $MERGE_RC, see $OUT/merge.log)"
+fi
 ADDED=0
 for f in "$STAGE"/*; do
   [ -f "$f" ] || continue
@@ -93,9 +159,19 @@ echo "corpus: $BEFORE -> $AFTER files ($ADDED added)"
 step "triage findings"
 : >"$OUT/triage.tsv"
 ARTIFACTS=$(find "$OUT/artifacts" -maxdepth 1 -type f | sort)
+N_ARTIFACTS=$(echo -n "$ARTIFACTS" | grep -c . || true)
+# Replay at most TRIAGE_MAX artifacts (their names are content hashes, so the
+# first ones sorted are an unbiased sample): one bug gives hundreds of artifacts.
+TRIAGE_MAX="${SLICEFUZZ_TRIAGE_MAX:-100}"
+if [ "$N_ARTIFACTS" -gt "$TRIAGE_MAX" ]; then
+  warn "$N_ARTIFACTS artifacts; replayed the first $TRIAGE_MAX (sorted by content hash)"
+  ARTIFACTS=$(echo "$ARTIFACTS" | head -n "$TRIAGE_MAX")
+fi
 if [ -n "$ARTIFACTS" ]; then
   # shellcheck disable=SC2086
-  "$CLI" triage --backend "$BACKEND" --timeout 60 $ARTIFACTS >"$OUT/triage.tsv" 2>"$OUT/triage.log"
+  timeout -k 5 "$(left 60)" "$CLI" triage --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 --jobs "$JOBS" \
+    $ARTIFACTS >"$OUT/triage.tsv" 2>"$OUT/triage.log"
+  [ $? -eq 124 ] && warn "crash replay stopped at its cap; later artifacts count as unreproduced"
   # Artifacts that do not fail on replay (a timeout or OOM under load) still count,
   # with the kind libFuzzer gave them.
   for a in $ARTIFACTS; do
@@ -105,45 +181,66 @@ if [ -n "$ARTIFACTS" ]; then
       leak-*) kind=SANITIZER ;;
       *) kind=CRASH ;;
     esac
-    printf '%s:unreproduced\t%s\t%s\t%s\n' "$kind" "$kind" "$a" \
+    printf '%s:unreproduced\t%s\t%s\t%s\tNEW\n' "$kind" "$kind" "$a" \
       "libFuzzer reported $(basename "$a" | cut -d- -f1) but the replay passed" >>"$OUT/triage.tsv"
   done
 fi
 # One finding per signature: minimise the first artifact, export reproducers.
 sort -t "	" -k1,1 -u "$OUT/triage.tsv" >"$OUT/unique.tsv"
-while IFS="	" read -r sig kind file msg; do
+N_SIGS=$(grep -c . "$OUT/unique.tsv" || true)
+while IFS="	" read -r sig kind file msg status; do
   [ -n "$sig" ] || continue
   slug=$(echo "$sig" | tr -c 'A-Za-z0-9_\n' '-')
   dir="$OUT/findings/$slug"
   mkdir -p "$dir"
   cp "$file" "$dir/case.case"
-  if "$CLI" minimize "$file" -o "$dir/minimized.case" --backend "$BACKEND" --time 60 \
+  # Each signature gets an equal share of what is left, at most 30 s.
+  share=$(( (DEADLINE - $(date +%s) - 30) / (N_SIGS > 0 ? N_SIGS : 1) ))
+  [ "$share" -gt 30 ] && share=30
+  [ "$share" -lt 3 ] && share=3
+  N_SIGS=$((N_SIGS - 1))
+  if "$CLI" minimize "$file" -o "$dir/minimized.case" --backend "$BACKEND" --time "$share" \
     >"$dir/minimize.log" 2>&1; then
     src="$dir/minimized.case"
   else
     src="$dir/case.case"
   fi
+  # The minimised case's own finding (message, worker log with stack frames):
+  # the report quotes this, not the artifact's.
+  "$CLI" check "$src" --backend "$BACKEND" --timeout 20 >"$dir/check.txt" 2>"$dir/check.log"
   "$CLI" export --python "$src" -o "$dir/repro.py" --backend "$BACKEND" >/dev/null 2>&1
   "$CLI" export --gtest "$src" -o "$dir/repro_test.cpp" --backend "$BACKEND" >/dev/null 2>&1
 done <"$OUT/unique.tsv"
-# Artifacts of one bug often differ in rank or dim order until minimised: the
-# report groups findings by the signature of their minimised case.
+[ "$(date +%s)" -gt "$DEADLINE" ] && warn "minimisation ran past the post-fuzzing budget"
+# Artifacts of one bug often differ until minimised: the report groups findings
+# by the root-cause signature of their minimised case.
 : >"$OUT/minimized.tsv"
 MINIMIZED=$(find "$OUT/findings" -name minimized.case | sort)
 if [ -n "$MINIMIZED" ]; then
   # shellcheck disable=SC2086
-  "$CLI" triage --backend "$BACKEND" --timeout 60 $MINIMIZED >"$OUT/minimized.tsv" 2>/dev/null
+  timeout -k 5 "$(left 30)" "$CLI" triage --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 $MINIMIZED \
+    >"$OUT/minimized.tsv" 2>/dev/null
+fi
+# Known findings of this backend that no longer reproduce ("fixed? move to
+# regression"): replayed here, listed by the report.
+: >"$OUT/known-replay.tsv"
+if ls "$KNOWN_DIR"/*.case >/dev/null 2>&1; then
+  timeout -k 5 "$(left 30)" "$CLI" triage --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 \
+    "$KNOWN_DIR" >"$OUT/known-replay.tsv" 2>/dev/null
 fi
 
-step "coverage of kernels/ and program/ from replaying the corpus"
+step "coverage of kernels/, program/ and backends/ from replaying the corpus"
 PROF="$OUT/profraw"
 mkdir -p "$PROF"
+# In-process (a forked worker's _exit writes no profile); capped like the rest.
 find "$CORPUS" -maxdepth 1 -type f ! -name '*.tmp.*' -print0 |
-  LLVM_PROFILE_FILE="$PROF/%p.profraw" xargs -0 -n 200 build/coverage/slicefuzz check --no-isolate \
+  LLVM_PROFILE_FILE="$PROF/%p.profraw" timeout -k 5 "$(left 60)" xargs -0 -n 200 \
+    build/coverage/slicefuzz check --no-isolate --backend "$BACKEND" \
     >"$OUT/coverage-replay.log" 2>&1
+[ $? -eq 124 ] && warn "coverage replay stopped at its cap (coverage is partial)"
 llvm-profdata-14 merge -sparse "$PROF"/*.profraw -o "$OUT/coverage.profdata" ||
   fail "llvm-profdata merge"
-SOURCES=("$PWD/kernels" "$PWD/program")
+SOURCES=("$PWD/kernels" "$PWD/program" "$PWD/backends")
 llvm-cov-14 show build/coverage/slicefuzz -instr-profile="$OUT/coverage.profdata" \
   -format=html -output-dir="$OUT/coverage" "${SOURCES[@]}" >/dev/null || fail "llvm-cov show"
 llvm-cov-14 export build/coverage/slicefuzz -instr-profile="$OUT/coverage.profdata" \
@@ -151,9 +248,15 @@ llvm-cov-14 export build/coverage/slicefuzz -instr-profile="$OUT/coverage.profda
 rm -rf "$PROF"
 
 step "reports in $OUT"
-/usr/bin/python3 ci/fuzz_report.py --out "$OUT" --seconds "$((END - START))" \
-  --backend "$BACKEND" --corpus-before "$BEFORE" --corpus-after "$AFTER" ||
-  fail "writing the reports"
+TOTAL=$(( $(date +%s) - START ))
+BOUND=$((SECS + 30 + POST_BUDGET + 10))
+[ "$TOTAL" -gt "$BOUND" ] &&
+  warn "the job took $TOTAL s after its build, over its bound of $BOUND s (SECONDS + 30 + POST_BUDGET + 10)"
+report --total-seconds "$TOTAL" --bound "$BOUND" || fail "writing the reports"
 cat "$OUT/report.md"
-if [ -s "$OUT/unique.tsv" ]; then exit 1; fi
+# Exit 1 only for findings that are not KNOWN (the report counts both).
+if [ -s "$OUT/minimized.tsv" ] || [ -s "$OUT/unique.tsv" ]; then
+  /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(1 if r["new_findings"] else 0)' \
+    "$OUT/report.json" || exit 1
+fi
 exit 0

@@ -1,13 +1,20 @@
 #!/usr/bin/python3
 """Writes the nightly job's reports from what ci/fuzz.sh left in OUT.
 
-Inputs (in OUT): fuzz.log (libFuzzer), unique.tsv (one finding per signature:
-signature, kind, artifact, message), findings/<slug>/ (case, minimized case,
-reproducers), coverage-summary.json (llvm-cov export -summary-only).
+Inputs (in OUT): fuzz.log (libFuzzer), triage.tsv (every replayed artifact:
+signature, kind, artifact, message, NEW|KNOWN), unique.tsv (one line per
+signature), findings/<slug>/ (case, minimized case, check.txt and check.log: the
+minimised case's own FAIL line and worker log, reproducers), minimized.tsv (the
+root-cause signature of each minimised case), known-replay.tsv (the backend's
+known findings replayed), coverage-summary.json, coverage-replay.log.
+Any of them may be missing: with --failed REASON (the job failed, exit 2) the
+reports are still written, with the reason first.
 Outputs (in OUT): report.md, report.json, junit.xml, findings.sarif,
 fuzz-progress.svg.
 """
 import argparse
+import datetime
+import glob
 import json
 import os
 import re
@@ -47,58 +54,199 @@ def coverage(out):
                          "count": totals["branches"]["count"],
                          "percent": round(totals["branches"]["percent"], 2)},
             "percent": round(totals["lines"]["percent"], 2),
-            "scope": "kernels/ and program/, replaying the final corpus",
+            "scope": "kernels/, program/ and backends/, replaying the final corpus",
             "html": "coverage/index.html",
         }
     except (OSError, KeyError, IndexError, ValueError) as e:
         return {"lines": None, "branches": None, "percent": None, "error": str(e)}
 
 
-def findings(out):
+def read_tsv(path, width):
+    rows = []
+    if os.path.exists(path):
+        with open(path, errors="replace") as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) >= width:
+                    rows.append(parts + [""] * (5 - len(parts)))
+    return rows
+
+
+def read(path, default=""):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+# "    #1 0x55ab in slicefuzz::strided_copy(...) /src/kernels/util/strided_copy.cpp:65:7"
+FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (.+) (\S*/(?:kernels|program|backends|executorch)/\S+)$")
+
+
+def top_frames(log, n=5):
+    """The first frames of the worker's sanitizer report inside the system under test."""
+    frames = []
+    for line in log.splitlines():
+        m = FRAME.match(line)
+        if m and len(frames) < n:
+            # Without parameters, template arguments and namespaces, as the
+            # signature names it (harness/signature.cpp).
+            fn, depth = "", 0
+            for ch in m[1]:
+                depth += ch in "<("
+                fn += ch if depth == 0 else ""
+                depth -= ch in ">)" and depth > 0
+            fn = fn.rsplit("::", 1)[-1] or "(lambda)"
+            path = m[2]
+            for d in ("kernels/", "program/", "backends/", "executorch/"):
+                if "/" + d in path:
+                    path = path[path.rindex("/" + d) + 1:]
+                    break
+            frames.append("%s %s" % (fn, path))
+    if not frames:
+        m = re.search(r"^\S*?((?:kernels|program|backends)/\S+?:\d+):\d+: runtime error: (.*)$", log, re.M)
+        if m:
+            frames.append("%s (%s)" % (m[1], m[2]))
+    return frames
+
+
+def findings(out, cli, backend):
+    """One entry per signature of unique.tsv, with what the minimised case says."""
+    triaged = read_tsv(os.path.join(out, "triage.tsv"), 4)
+    folded = {}
+    for row in triaged:
+        folded[row[0]] = folded.get(row[0], 0) + 1
     result = []
-    path = os.path.join(out, "unique.tsv")
-    if not os.path.exists(path):
-        return result
-    with open(path) as f:
-        for line in f:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 4:
-                continue
-            sig, kind, artifact, message = parts[0], parts[1], parts[2], parts[3]
-            slug = re.sub(r"[^A-Za-z0-9_]", "-", sig)
-            d = os.path.join("findings", slug)
-            case = os.path.join(d, "minimized.case")
-            if not os.path.exists(os.path.join(out, case)):
-                case = os.path.join(d, "case.case")
-            repro = [p for p in (os.path.join(d, "repro.py"), os.path.join(d, "repro_test.cpp"))
-                     if os.path.exists(os.path.join(out, p))]
-            result.append({"signature": sig, "kind": kind, "case": case, "artifact": artifact,
-                           "message": message, "reproducers": repro})
+    for sig, kind, artifact, message, status in read_tsv(os.path.join(out, "unique.tsv"), 4):
+        slug = re.sub(r"[^A-Za-z0-9_]", "-", sig)
+        d = os.path.join("findings", slug)
+        case = os.path.join(d, "minimized.case")
+        if not os.path.exists(os.path.join(out, case)):
+            case = os.path.join(d, "case.case")
+        repro = [p for p in (os.path.join(d, "repro.py"), os.path.join(d, "repro_test.cpp"))
+                 if os.path.exists(os.path.join(out, p))]
+        # The minimised case's own finding (it was re-run), not the artifact's.
+        own = read(os.path.join(out, d, "check.txt"))
+        m = re.search(r"^FAIL \S+ (\w+): (.*)$", own, re.M)
+        own_kind, own_message = (m[1], m[2]) if m else (kind, message)
+        text = read(os.path.join(out, case))
+        case_abs = os.path.abspath(os.path.join(out, case))
+        result.append({
+            "signature": sig, "kind": own_kind, "case": case, "artifact": artifact,
+            "message": own_message, "artifact_message": message,
+            "status": status or "NEW", "reproducers": repro,
+            "case_text": "\n".join(l for l in text.splitlines() if not l.startswith("#")),
+            "frames": top_frames(read(os.path.join(out, d, "check.log"))),
+            "artifacts": folded.get(sig, 1),
+            "repro_command": "%s check --backend %s %s" % (os.path.abspath(cli), backend, case_abs),
+            "line": failing_line(text, own_message),
+        })
     return result
 
 
+def failing_line(text, message):
+    """The line of the failing op in the case file: messages quote the op as
+    `op N \`text\``, and the file is the canonical printing of the case."""
+    m = re.search(r"op \d+ `([^`]+)`", message)
+    lines = text.splitlines()
+    if m:
+        for i, line in enumerate(lines):
+            if line.strip() == m[1].strip():
+                return i + 1
+    for i, line in enumerate(lines):
+        if line.startswith("slicefuzz-case"):
+            return i + 1
+    return 1
+
+
 def group_by_minimized_signature(out, found):
-    """Findings whose minimised cases share a signature are one bug: keep the first,
-    list the others under "duplicates" (their files stay on disk)."""
+    """Findings whose minimised cases share a root-cause signature are one bug:
+    keep the first, fold the others into it (their files stay on disk)."""
     minimized = {}
-    path = os.path.join(out, "minimized.tsv")
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                parts = line.rstrip("\n").split("\t")
-                if len(parts) >= 3:
-                    minimized[os.path.dirname(os.path.relpath(parts[2], out))] = parts[0]
+    for row in read_tsv(os.path.join(out, "minimized.tsv"), 3):
+        minimized[os.path.dirname(os.path.relpath(row[2], out))] = (row[0], row[4] or "NEW")
     groups, order = {}, []
     for f in found:
-        key = minimized.get(os.path.dirname(f["case"]), f["signature"])
+        key, status = minimized.get(os.path.dirname(f["case"]), (f["signature"], f["status"]))
         f["minimized_signature"] = key
+        f["status"] = status
         if key not in groups:
             groups[key] = f
             f["duplicates"] = []
             order.append(f)
         else:
             groups[key]["duplicates"].append(f["case"])
+            groups[key]["artifacts"] += f["artifacts"]
     return order
+
+
+def known_not_reproduced(out, known_dir):
+    """Known findings of the backend whose replay no longer fails with their signature."""
+    replay = {row[2]: row[0] for row in read_tsv(os.path.join(out, "known-replay.tsv"), 3)}
+    gone = []
+    for path in sorted(glob.glob(os.path.join(known_dir, "*.case"))) if known_dir else []:
+        sig = ""
+        for line in read(path).splitlines():
+            if line.startswith("# signature:"):
+                sig = line.split(":", 1)[1].strip()
+        if replay.get(path) != sig:
+            gone.append({"file": path, "signature": sig, "now": replay.get(path, "passes")})
+    return gone
+
+
+def known_hits(out):
+    """Known findings fuzz_program met and skipped (known-hits.log: "SIG PID N",
+    written at powers of two per process): the sum over processes of the largest
+    N, a lower bound of the hits."""
+    per = {}
+    for line in read(os.path.join(out, "known-hits.log")).splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2].isdigit():
+            key = (parts[0], parts[1])
+            per[key] = max(per.get(key, 0), int(parts[2]))
+    hits = {}
+    for (sig, _), n in per.items():
+        hits[sig] = hits.get(sig, 0) + n
+    return hits
+
+
+def campaign_stats(out):
+    """Rewrite share and arena totals over the final corpus (the coverage replay's
+    `backend ...:` lines, one per batch of files)."""
+    st = {"cases": 0, "slices": 0, "rewritten": 0, "arena_bytes": 0, "copy_only_arena_bytes": 0}
+    pat = re.compile(r"^backend \S+: (\d+) cases run .*?; (\d+) slices, (\d+) rewritten .*?"
+                     r"arena bytes (\d+) with the rewrite, (\d+) copy-only", re.M)
+    for m in pat.finditer(read(os.path.join(out, "coverage-replay.log"))):
+        for k, v in zip(("cases", "slices", "rewritten", "arena_bytes", "copy_only_arena_bytes"),
+                        m.groups()):
+            st[k] += int(v)
+    st["rewrite_share"] = round(st["rewritten"] / st["slices"], 4) if st["slices"] else None
+    return st
+
+
+def rate_warnings(points):
+    """exec/s from deltas of total executions (fork mode prints 0 exec/s): a
+    warning when the last third of the campaign ran at under 10% of the best."""
+    rates = []
+    for (t0, e0, _, _), (t1, e1, _, _) in zip(points, points[1:]):
+        if t1 > t0:
+            rates.append((t1, (e1 - e0) / (t1 - t0)))
+    warnings = []
+    if points and points[-1][0] > 0 and points[-1][1] / max(points[-1][0], 1) < 10:
+        warnings.append("exec/s collapsed: %d executions in %d s. Nearly every input crashes "
+                        "(each crash restarts a libFuzzer worker, which reloads libtorch): a "
+                        "finding on a common path? List it in corpus/known/<backend> and "
+                        "fuzz_program skips it and explores on" % (points[-1][1], points[-1][0]))
+    if len(rates) < 3:
+        return warnings
+    best = max(r for _, r in rates)
+    tail = rates[-max(1, len(rates) // 3):]
+    late = sum(r for _, r in tail) / len(tail)
+    if best > 0 and late < 0.1 * best:
+        warnings.append("exec/s collapsed: %.0f exec/s at best, %.0f exec/s over the last third "
+                        "of the campaign (slow inputs, a crash loop, or memory pressure)" % (best, late))
+    return warnings
 
 
 def svg_plot(points, path):
@@ -152,76 +300,141 @@ def main():
     ap.add_argument("--backend", default="reference")
     ap.add_argument("--corpus-before", type=int, default=0)
     ap.add_argument("--corpus-after", type=int, default=0)
+    ap.add_argument("--seed", default="")
+    ap.add_argument("--commit", default="unknown")
+    ap.add_argument("--known-dir", default="")
+    ap.add_argument("--cli", default="build/fuzz/slicefuzz")
+    ap.add_argument("--warnings", default="")
+    ap.add_argument("--failed", default="")
+    ap.add_argument("--total-seconds", type=float, default=None)
+    ap.add_argument("--bound", type=float, default=None)
     a = ap.parse_args()
     out = a.out
     points = parse_log(os.path.join(out, "fuzz.log"))
     total = points[-1][1] if points else 0
     secs = max(a.seconds, 1.0)
-    found = group_by_minimized_signature(out, findings(out))
+    found = group_by_minimized_signature(out, findings(out, a.cli, a.backend))
+    new = [f for f in found if f["status"] != "KNOWN"]
+    known = [f for f in found if f["status"] == "KNOWN"]
+    gone = known_not_reproduced(out, a.known_dir)
+    skipped = known_hits(out)
     cov = coverage(out)
+    stats = campaign_stats(out)
+    warnings = [w for w in a.warnings.split("\n") if w] + rate_warnings(points)
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     report = {
+        "date": date, "commit": a.commit, "seed": a.seed,
         "backend": a.backend,
+        "job_failed": a.failed or None,
         "seconds": a.seconds,
+        "total_seconds": a.total_seconds, "bound_seconds": a.bound,
         "total_execs": total,
         "execs_per_second": round(total / secs, 1),
         "coverage": cov,
         "corpus": {"before": a.corpus_before, "after": a.corpus_after},
         "libfuzzer_edges": points[-1][2] if points else None,
+        "campaign": stats,
+        "warnings": warnings,
         "findings": found,
+        "new_findings": len(new),
+        "known_findings": len(known),
+        "known_not_reproduced": gone,
+        "known_skipped_while_fuzzing": skipped,
     }
     write_atomic(os.path.join(out, "report.json"), json.dumps(report, indent=2) + "\n")
     svg_plot(points, os.path.join(out, "fuzz-progress.svg"))
 
-    md = ["# slicefuzz nightly report", "",
-          "- backend: `%s`" % a.backend,
-          "- fuzzing: %d s, %d executions, %.1f exec/s" % (a.seconds, total, total / secs),
-          "- corpus: %d -> %d files" % (a.corpus_before, a.corpus_after)]
+    md = ["# slicefuzz nightly report", ""]
+    if a.failed:
+        md += ["**The job failed (exit 2): %s**" % a.failed, "",
+               "What follows is what the job had done before it stopped.", ""]
+    md += ["- date: %s; commit `%s`; seed `%s`; backend `%s`" % (date, a.commit, a.seed, a.backend),
+           "- fuzzing: %d s, %d executions, %.1f exec/s" % (a.seconds, total, total / secs),
+           "- corpus: %d -> %d files" % (a.corpus_before, a.corpus_after)]
+    if a.total_seconds is not None:
+        md.append("- whole job after the build: %d s (bound %d s)" % (a.total_seconds, a.bound or 0))
+    if stats["slices"]:
+        md.append("- final corpus replay: %d cases, %d slices, %.1f%% rewritten to et_slice; arena "
+                  "bytes %d with the rewrite, %d copy-only"
+                  % (stats["cases"], stats["slices"], 100.0 * stats["rewrite_share"],
+                     stats["arena_bytes"], stats["copy_only_arena_bytes"]))
     if cov.get("lines"):
-        md.append("- coverage of kernels/ and program/: lines %.2f%% (%d/%d), branches %.2f%% "
-                  "(%d/%d); HTML in `coverage/index.html`"
+        md.append("- coverage of kernels/, program/ and backends/: lines %.2f%% (%d/%d), branches "
+                  "%.2f%% (%d/%d); HTML in `coverage/index.html`"
                   % (cov["lines"]["percent"], cov["lines"]["covered"], cov["lines"]["count"],
                      cov["branches"]["percent"], cov["branches"]["covered"],
                      cov["branches"]["count"]))
     md.append("- progress plot: `fuzz-progress.svg`")
-    md += ["", "## Findings (%d distinct)" % len(found), ""]
+    if warnings:
+        md += ["", "## Warnings", ""] + ["- %s" % w for w in warnings]
+    md += ["", "## Findings (%d new, %d known)" % (len(new), len(known)), ""]
     if not found:
         md.append("None.")
-    for f in found:
-        md += ["### %s" % f["signature"], "", "- kind: `%s`" % f["kind"],
-               "- case: `%s` (from artifact `%s`)" % (f["case"], f["artifact"]),
-               "- reproducers: %s" % ", ".join("`%s`" % r for r in f["reproducers"]),
-               "- message: %s" % f["message"]]
+    for f in new + known:
+        md += ["### %s%s" % ("KNOWN: " if f["status"] == "KNOWN" else "", f["minimized_signature"]), "",
+               "- kind: `%s`; %s; %d artifact(s) folded into it"
+               % (f["kind"], "known (listed in `%s`)" % a.known_dir if f["status"] == "KNOWN"
+                  else "new", f["artifacts"]),
+               "- message (of the minimised case): %s" % f["message"]]
+        if f["frames"]:
+            md.append("- top frames in the system under test:")
+            md += ["  - `%s`" % fr for fr in f["frames"]]
+        md += ["- reproduce: `%s`" % f["repro_command"],
+               "- case: `%s` (from artifact `%s`); reproducers: %s"
+               % (f["case"], f["artifact"], ", ".join("`%s`" % r for r in f["reproducers"]) or "none"),
+               "", "```", f["case_text"], "```"]
         if f.get("duplicates"):
-            md.append("- the same bug after minimisation: %s"
+            md.append("- the same root cause after minimisation: %s"
                       % ", ".join("`%s`" % d for d in f["duplicates"]))
+        md.append("")
+    if skipped:
+        md += ["Known findings met while fuzzing (not kept as artifacts; fuzz_program explored on):", ""]
+        md += ["- KNOWN `%s`: at least %d hits" % (k, n) for k, n in sorted(skipped.items())]
+        md.append("")
+    if gone:
+        md += ["## Known findings that no longer reproduce (fixed? move to corpus/regression/)", ""]
+        md += ["- `%s` (%s): now %s" % (g["file"], g["signature"], g["now"]) for g in gone]
         md.append("")
     write_atomic(os.path.join(out, "report.md"), "\n".join(md) + "\n")
 
-    cases = ['  <testcase classname="slicefuzz.nightly" name="campaign" time="%.1f"/>' % a.seconds]
+    q = {'"': "&quot;"}
+    cases = ['  <testcase classname="slicefuzz.nightly" name="campaign" time="%.1f"%s' % (
+        a.seconds, ">\n    <error type=\"JOB_FAILED\" message=\"%s\"/>\n  </testcase>" % escape(a.failed, q)
+        if a.failed else "/>")]
     for f in found:
-        cases.append('  <testcase classname="slicefuzz.findings" name="%s">\n'
-                     '    <failure type="%s" message="%s">%s</failure>\n  </testcase>'
-                     % (escape(f["signature"], {'"': "&quot;"}), escape(f["kind"]),
-                        escape(f["message"], {'"': "&quot;"}), escape(f["case"])))
+        body = ('    <skipped message="KNOWN: %s"/>' % escape(f["minimized_signature"], q)
+                if f["status"] == "KNOWN" else
+                '    <failure type="%s" message="%s">%s</failure>'
+                % (escape(f["kind"]), escape(f["message"], q),
+                   escape(f["repro_command"] + "\n\n" + f["case_text"])))
+        cases.append('  <testcase classname="slicefuzz.findings" name="%s">\n%s\n  </testcase>'
+                     % (escape(f["minimized_signature"], q), body))
     write_atomic(os.path.join(out, "junit.xml"),
                  '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="slicefuzz-nightly" '
-                 'tests="%d" failures="%d" time="%.1f">\n%s\n</testsuite>\n'
-                 % (1 + len(found), len(found), a.seconds, "\n".join(cases)))
+                 'tests="%d" failures="%d" errors="%d" skipped="%d" time="%.1f">\n%s\n</testsuite>\n'
+                 % (1 + len(found), len(new), 1 if a.failed else 0, len(known), a.seconds,
+                    "\n".join(cases)))
 
     rules = sorted({f["kind"] for f in found})
+    readme = "file://" + os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "README.md"))
     sarif = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "slicefuzz", "informationUri": "README.md",
+            "tool": {"driver": {"name": "slicefuzz",
+                                "informationUri": os.environ.get("SLICEFUZZ_INFO_URI", readme),
                                 "rules": [{"id": k, "shortDescription": {"text": k}}
                                           for k in rules]}},
+            # URIs are relative to the report directory, named by this base id.
+            "originalUriBaseIds": {"REPORTDIR": {"uri": "file://" + os.path.abspath(out) + "/"}},
             "results": [{
                 "ruleId": f["kind"],
-                "level": "error",
+                "level": "note" if f["status"] == "KNOWN" else "error",
                 "message": {"text": f["message"]},
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": f["case"]}}}],
-                "partialFingerprints": {"slicefuzzSignature/v1": f["signature"]},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": f["case"], "uriBaseId": "REPORTDIR"},
+                    "region": {"startLine": f["line"]}}}],
+                "partialFingerprints": {"slicefuzzSignature/v2": f["minimized_signature"]},
             } for f in found],
         }],
     }

@@ -49,6 +49,7 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
     s.failed = true;
     s.kind = kind;
     s.message = "worker: " + outcome.detail;
+    s.worker_log = outcome.log;
     return s;
   };
   switch (outcome.status) {

@@ -17,6 +17,7 @@ struct CaseSummary {
   int slices = 0, rewritten = 0, tolerated = 0;
   int64_t arena_bytes = 0, copy_arena_bytes = 0;
   std::vector<std::string> rules;  // decision rule tags
+  std::string worker_log;  // a dead worker's report (SANITIZER, CRASH): frames for the signature
 };
 
 CaseSummary summarize(const CaseReport& report);

@@ -3,11 +3,14 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "harness/case_job.h"
+#include "program/case_format.h"
+
 namespace slicefuzz {
 
 bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> value_flags,
                   std::set<std::string> bool_flags, CommonOptions& out) {
-  value_flags.insert({"--backend", "--max-bytes", "--jobs", "--timeout"});
+  value_flags.insert({"--backend", "--max-bytes", "--jobs", "--timeout", "--known"});
   bool_flags.insert("--no-isolate");
   std::string error;
   int64_t budget = kDefaultByteBudget, jobs = 1, timeout = 30;
@@ -37,7 +40,29 @@ bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> va
     std::fprintf(stderr, "slicefuzz: unknown backend '%s' (see `slicefuzz backends`)\n", name.c_str());
     return false;
   }
+  if (!load_known_findings(args.get("--known").value_or(default_known_dir(name)), out.known, error)) {
+    std::fprintf(stderr, "slicefuzz: known findings: %s\n", error.c_str());
+    return false;
+  }
   return true;
+}
+
+CaseRunner worker_runner(const CommonOptions& common) {
+  return [&common](const std::vector<Case>& cases) {
+    std::vector<CaseSummary> out(cases.size());
+    run_jobs(
+        cases.size(),
+        [&](size_t, const std::string& text) {
+          return run_case_text_job(text, *common.backend, common.options);
+        },
+        [&](size_t i) { return print_case(cases[i]); },
+        [&](size_t i, const JobOutcome& o) {
+          out[i] = decode_outcome(o);
+          return true;
+        },
+        common.isolation);
+    return out;
+  };
 }
 
 }  // namespace slicefuzz

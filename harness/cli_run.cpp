@@ -23,16 +23,19 @@ namespace slicefuzz {
 namespace {
 
 struct Campaign {
-  int64_t cases = 0, findings = 0, tolerated = 0, slices = 0, rewritten = 0;
+  int64_t cases = 0, findings = 0, known = 0, tolerated = 0, slices = 0, rewritten = 0;
   int64_t arena = 0, copy_arena = 0;
   std::map<std::string, int64_t> rules;      // decision rule -> count
-  std::map<std::string, int64_t> signatures;  // finding signature -> count
+  std::map<std::string, int64_t> signatures;  // root-cause signature -> count
+  // Each first-seen finding signature, mapped to its root-cause signature once
+  // (after minimisation when --out is given): the many faces of one bug fold.
+  std::map<std::string, std::string> root_of;
 };
 
 void progress(const Campaign& c, double secs, bool final) {
   std::string rules;
   for (const auto& [rule, n] : c.rules) rules += " " + rule + "=" + std::to_string(n);
-  std::fprintf(stderr, "\r[run] %lld cases, %.0f cases/s, %lld findings (%zu distinct), "
+  std::fprintf(stderr, "\r[run] %lld cases, %.0f cases/s, %lld findings (%zu root causes), "
                "%.1f%% of %lld slices rewritten;%s%s",
                static_cast<long long>(c.cases), secs > 0 ? c.cases / secs : 0.0,
                static_cast<long long>(c.findings), c.signatures.size(),
@@ -41,27 +44,40 @@ void progress(const Campaign& c, double secs, bool final) {
   std::fflush(stderr);
 }
 
+// A finding, minimised (when asked) and with its root-cause signature.
+struct Triaged {
+  Case small;
+  CaseSummary finding;
+  std::string root;
+};
+
+Triaged triage_finding(const Case& c, const CaseSummary& s, const CommonOptions& common,
+                       bool minimize) {
+  Triaged t{c, s, ""};
+  if (minimize) {
+    MinimizeResult m = minimize_case(c, *common.backend, common.options, common.isolation, 60);
+    if (m.reproduced) t.small = m.minimized, t.finding = m.finding;
+  }
+  t.root = root_cause_signature(t.small, t.finding, worker_runner(common));
+  return t;
+}
+
 // Writes the raw case, its minimised form and both reproducers into `dir`.
 void save_finding(const std::string& dir, const std::string& slug, const Case& c,
-                  const CaseSummary& s, const CommonOptions& common, bool minimize) {
+                  const CaseSummary& s, const Triaged& t, const CommonOptions& common) {
   std::string error;
   const std::string base = (std::filesystem::path(dir) / slug).string();
   const std::string header = "# finding: " + std::string(finding_kind_name(s.kind)) + ": " +
                              s.message + "\n";
   write_file_atomic(base + ".case", header + print_case(c), error);
-  Case small = c;
-  CaseSummary small_finding = s;
-  if (minimize) {
-    MinimizeResult m = minimize_case(c, *common.backend, common.options, common.isolation, 60);
-    if (m.reproduced) small = m.minimized, small_finding = m.finding;
-  }
   write_file_atomic(base + ".min.case",
-                    "# minimized finding: " + std::string(finding_kind_name(small_finding.kind)) +
-                        ": " + small_finding.message + "\n" + print_case(small),
+                    "# signature: " + t.root + "\n# minimized finding: " +
+                        std::string(finding_kind_name(t.finding.kind)) + ": " + t.finding.message +
+                        "\n" + print_case(t.small),
                     error);
-  write_file_atomic(base + ".py", export_python(small, small_finding, common.backend->name), error);
+  write_file_atomic(base + ".py", export_python(t.small, t.finding, common.backend->name), error);
   write_file_atomic(base + "_test.cpp",
-                    export_gtest(small, small_finding, common.backend->name, slug), error);
+                    export_gtest(t.small, t.finding, common.backend->name, slug), error);
 }
 
 }  // namespace
@@ -74,12 +90,17 @@ int cli_run(int argc, char** argv) {
     return 2;
   int64_t time_s = -1, count = -1, seed = 1;
   std::string error;
-  if (!args.get_int("--time", time_s, error) || !args.get_int("--count", count, error) ||
-      !args.get_int("--seed", seed, error) || (time_s < 0) == (count < 0) ||
-      !args.positional().empty()) {
-    std::fprintf(stderr, "usage: slicefuzz run --time S | --count N [--seed S] [--jobs N] [--out DIR] "
-                 "[--stop-at-first] [--no-minimize]%s%s\n",
-                 error.empty() ? "" : "\n", error.c_str());
+  if (args.get_int("--time", time_s, error) && args.get_int("--count", count, error) &&
+      args.get_int("--seed", seed, error)) {
+    // Name the bad value: a bare usage line hides which flag was wrong.
+    if (args.has("--time") == args.has("--count")) error = "give one of --time S and --count N";
+    else if (args.has("--time") && time_s < 1) error = "--time must be at least 1 second, got " + std::to_string(time_s);
+    else if (args.has("--count") && count < 1) error = "--count must be at least 1, got " + std::to_string(count);
+    else if (!args.positional().empty()) error = "unexpected argument '" + args.positional()[0] + "'";
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "slicefuzz run: %s\nusage: slicefuzz run --time S | --count N [--seed S] [--jobs N] "
+                 "[--out DIR] [--stop-at-first] [--no-minimize]\n", error.c_str());
     return 2;
   }
   const std::string out = args.get("--out").value_or("");
@@ -101,6 +122,7 @@ int cli_run(int argc, char** argv) {
   std::vector<std::pair<std::string, int64_t>> first_seen;  // signature, case index
   const size_t batch = static_cast<size_t>(64 * common.isolation.jobs);
   const bool stop_at_first = args.has("--stop-at-first");
+  const bool minimize = !out.empty() && !args.has("--no-minimize");
   for (int64_t next = 0; !(stop_at_first && camp.findings > 0);) {
     if (count >= 0 && next >= count) break;
     if (time_s >= 0 && elapsed() >= static_cast<double>(time_s)) break;
@@ -123,18 +145,28 @@ int cli_run(int argc, char** argv) {
           camp.copy_arena += s.copy_arena_bytes;
           for (const std::string& r : s.rules) ++camp.rules[r];
           if (s.failed) {
-            ++camp.findings;
             Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i));
-            const std::string sig = finding_signature(c, s);
-            if (camp.signatures[sig]++ == 0) {
-              first_seen.push_back({sig, base + static_cast<int64_t>(i)});
-              std::fprintf(stderr, "\n[run] new finding %s at case %lld: %s\n", sig.c_str(),
-                           static_cast<long long>(base + i), s.message.c_str());
-              if (!out.empty())
-                save_finding(out, signature_slug(sig), c, s, common, !args.has("--no-minimize"));
+            const std::string first = finding_signature(c, s);
+            auto it = camp.root_of.find(first);
+            if (it == camp.root_of.end()) {
+              // Minimise the first case of each signature and recompute the
+              // signature on the result: that is the label that counts.
+              Triaged t = triage_finding(c, s, common, minimize);
+              it = camp.root_of.emplace(first, t.root).first;
+              if (camp.signatures.count(t.root) == 0) {
+                const bool known = find_known(common.known, t.root) != nullptr;
+                first_seen.push_back({t.root, base + static_cast<int64_t>(i)});
+                std::fprintf(stderr, "\n[run] new %sfinding %s at case %lld: %s\n",
+                             known ? "KNOWN " : "", t.root.c_str(),
+                             static_cast<long long>(base + i), s.message.c_str());
+                if (!out.empty()) save_finding(out, signature_slug(t.root), c, s, t, common);
+              }
             }
+            ++camp.signatures[it->second];
+            if (find_known(common.known, it->second)) ++camp.known;
+            else ++camp.findings;
           }
-          if (stop_at_first && s.failed) return false;
+          if (stop_at_first && camp.findings > 0) return false;
           if (elapsed() - last_progress >= 0.5) {
             last_progress = elapsed();
             progress(camp, elapsed(), false);
@@ -145,10 +177,13 @@ int cli_run(int argc, char** argv) {
     next += static_cast<int64_t>(n);
   }
   progress(camp, elapsed(), true);
-  for (const auto& [sig, index] : first_seen)
-    std::printf("finding %s: %lld times, first at case %lld (seed %lld)\n", sig.c_str(),
+  for (const auto& [sig, index] : first_seen) {
+    const KnownFinding* k = find_known(common.known, sig);
+    std::printf("%s %s: %lld times, first at case %lld (seed %lld)%s%s\n",
+                k ? "known" : "finding", sig.c_str(),
                 static_cast<long long>(camp.signatures[sig]), static_cast<long long>(index),
-                static_cast<long long>(seed));
+                static_cast<long long>(seed), k ? "; upstream: " : "", k ? k->upstream.c_str() : "");
+  }
   std::printf("backend %s: %lld cases in %.1f s (%.0f cases/s); %lld slices, %.1f%% rewritten; "
               "%lld tolerated findings; arena bytes %lld with the rewrite, %lld copy-only\n",
               common.backend->name.c_str(), static_cast<long long>(camp.cases), elapsed(),
@@ -156,8 +191,10 @@ int cli_run(int argc, char** argv) {
               camp.slices ? 100.0 * camp.rewritten / camp.slices : 0.0,
               static_cast<long long>(camp.tolerated), static_cast<long long>(camp.arena),
               static_cast<long long>(camp.copy_arena));
-  std::printf("%lld passed, %lld failed\n", static_cast<long long>(camp.cases - camp.findings),
+  std::printf("%lld passed, %lld failed", static_cast<long long>(camp.cases - camp.findings - camp.known),
               static_cast<long long>(camp.findings));
+  if (camp.known) std::printf(", %lld known", static_cast<long long>(camp.known));
+  std::printf("\n");
   return camp.findings ? 1 : 0;
 }
 

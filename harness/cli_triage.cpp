@@ -1,5 +1,6 @@
 // `slicefuzz minimize FILE -o OUT [--time S]` and
 // `slicefuzz export --python|--gtest FILE [-o OUT]`.
+#include <cstdint>
 #include <cstdio>
 
 #include "harness/cli.h"
@@ -100,6 +101,13 @@ int cli_export(int argc, char** argv) {
   CaseSummary finding = run_isolated(c, common);
   std::string stem = file.substr(file.find_last_of('/') + 1);
   stem = stem.substr(0, stem.find('.'));
+  // Test names must differ between cases (the nightly job names every file
+  // minimized.case): the stem plus a hash of the case text.
+  uint32_t h = 2166136261u;
+  for (unsigned char ch : print_case(c) + common.backend->name) h = (h ^ ch) * 16777619u;
+  char hash[16];
+  std::snprintf(hash, sizeof hash, "_%08x", h);
+  stem += hash;
   const std::string text = python ? export_python(c, finding, common.backend->name)
                                   : export_gtest(c, finding, common.backend->name, stem);
   if (auto out = args.get("-o")) {
@@ -120,21 +128,30 @@ int cli_export(int argc, char** argv) {
 namespace slicefuzz {
 
 // `slicefuzz triage FILE...`: one tab-separated line per file that fails:
-// SIGNATURE, KIND, FILE, MESSAGE (the nightly job deduplicates on the first
-// column). Files that pass print nothing; files that do not parse are PARSE_ERROR.
+// SIGNATURE, KIND, FILE, MESSAGE, STATUS (the nightly job deduplicates on the
+// first column; STATUS is NEW, or KNOWN when the signature is listed in the
+// backend's known findings). Files that pass print nothing; files that do not
+// parse are PARSE_ERROR. The signature is the root-cause signature: a
+// VALUE_MISMATCH is re-run cut after each op to blame the op that misbehaved.
 int cli_triage(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
   if (!parse_common(args, argc, argv, {}, {}, common)) return 2;
+  if (args.positional().empty()) {
+    std::fprintf(stderr, "usage: slicefuzz triage FILE|DIR... [--backend NAME]\n");
+    return 2;
+  }
   std::vector<std::string> missing;
   const std::vector<std::string> files = collect_case_files(args.positional(), missing);
-  for (const std::string& m : missing) std::fprintf(stderr, "slicefuzz triage: %s: no such file\n", m.c_str());
+  // Missing paths are I/O errors (exit 2), never an empty, green triage.
+  for (const std::string& m : missing) std::fprintf(stderr, "slicefuzz triage: %s: no such file or directory\n", m.c_str());
+  if (!missing.empty()) return 2;
   std::vector<std::string> texts(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     std::string error;
     if (!read_text_file(files[i], 1 << 20, texts[i], error)) texts[i].clear();
   }
-  int failing = 0;
+  std::vector<CaseSummary> results(files.size());
   run_jobs(
       files.size(),
       [&](size_t, const std::string& text) {
@@ -142,20 +159,27 @@ int cli_triage(int argc, char** argv) {
       },
       [&](size_t i) { return texts[i]; },
       [&](size_t i, const JobOutcome& o) {
-        CaseSummary s = decode_outcome(o);
-        if (!s.failed) return true;
-        ++failing;
-        ParseResult p = parse_case(texts[i], files[i], common.options.byte_budget);
-        const std::string sig = p.ok ? finding_signature(p.c, s)
-                                     : std::string(finding_kind_name(s.kind)) + ":unparsable";
-        std::string msg = s.message;
-        for (char& ch : msg)
-          if (ch == '\t' || ch == '\n') ch = ' ';
-        std::printf("%s\t%s\t%s\t%s\n", sig.c_str(), std::string(finding_kind_name(s.kind)).c_str(),
-                    files[i].c_str(), msg.c_str());
+        results[i] = decode_outcome(o);
         return true;
       },
       common.isolation);
+  int failing = 0;
+  const CaseRunner runner = worker_runner(common);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const CaseSummary& s = results[i];
+    if (!s.failed) continue;
+    ParseResult p = parse_case(texts[i], files[i], common.options.byte_budget);
+    const std::string sig = p.ok ? root_cause_signature(p.c, s, runner)
+                                 : std::string(finding_kind_name(s.kind)) + ":unparsable";
+    const bool known = find_known(common.known, sig) != nullptr;
+    failing += !known;
+    std::string msg = s.message;
+    for (char& ch : msg)
+      if (ch == '\t' || ch == '\n') ch = ' ';
+    std::printf("%s\t%s\t%s\t%s\t%s\n", sig.c_str(), std::string(finding_kind_name(s.kind)).c_str(),
+                files[i].c_str(), msg.c_str(), known ? "KNOWN" : "NEW");
+    std::fflush(stdout);
+  }
   return failing ? 1 : 0;
 }
 

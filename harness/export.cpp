@@ -112,7 +112,9 @@ def clone(t):
 }  // namespace
 
 std::string export_python(const Case& c, const CaseSummary& f, const std::string& backend) {
-  std::string s = "#!/usr/bin/env python3\n";
+  std::string s = "#!/usr/bin/python3\n";
+  // Debian's interpreter by absolute path: another python3 first on PATH has no
+  // torch (DESIGN section 7).
   s += "# slicefuzz reproducer. Run with Debian's python3-torch (torch 1.13):\n";
   s += "#   /usr/bin/python3 THIS_FILE\n";
   s += "# It rebuilds the case in PyTorch with copy semantics and prints what every\n";

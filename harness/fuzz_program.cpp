@@ -5,18 +5,26 @@
 // left to libFuzzer's byte mutations (so the parser is fuzzed too).
 //
 // Environment: SLICEFUZZ_BACKEND (default reference) selects the system under
-// test; SLICEFUZZ_MAX_BYTES the per-case tensor budget (default 256 KiB).
+// test; SLICEFUZZ_MAX_BYTES the per-case tensor budget (default 256 KiB);
+// SLICEFUZZ_KNOWN the backend's known findings (default corpus/known/<backend>):
+// a finding whose root-cause signature is listed there is counted on stderr and
+// the input is not kept, so the campaign explores on instead of aborting at a bug
+// everyone already knows about.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <random>
 #include <string>
 
 #include "backends/backend.h"
 #include "generators/generate.h"
 #include "generators/mutator.h"
+#include "harness/case_job.h"
+#include "harness/known.h"
 #include "harness/runner.h"
+#include "harness/signature.h"
 #include "program/case_format.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
@@ -25,6 +33,8 @@ namespace {
 
 const slicefuzz::Backend* g_backend = nullptr;
 int64_t g_budget = slicefuzz::kFuzzByteBudget;
+std::vector<slicefuzz::KnownFinding> g_known;
+uint64_t g_known_hits = 0;
 
 size_t emit(const std::string& text, uint8_t* data, size_t max_size) {
   if (text.size() > max_size) return 0;
@@ -42,6 +52,14 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     std::exit(2);
   }
   if (const char* b = std::getenv("SLICEFUZZ_MAX_BYTES")) g_budget = std::max(1LL, std::atoll(b));
+  std::string error;
+  if (!slicefuzz::load_known_findings(slicefuzz::default_known_dir(g_backend->name), g_known, error)) {
+    std::fprintf(stderr, "fuzz_program: known findings: %s\n", error.c_str());
+    std::exit(2);
+  }
+  if (!g_known.empty())
+    std::fprintf(stderr, "fuzz_program: %zu known findings for backend %s\n", g_known.size(),
+                 g_backend->name.c_str());
   return 0;
 }
 
@@ -52,6 +70,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   slicefuzz::RunOptions options;
   options.byte_budget = g_budget;
   slicefuzz::CaseReport report = slicefuzz::run_case(p.c, p.info, *g_backend, options);
+  if (const slicefuzz::Finding* f = report.first_failure(); f && !g_known.empty()) {
+    // In-process probes (this process runs the system under test anyway).
+    const std::string sig = slicefuzz::root_cause_signature(
+        p.c, slicefuzz::summarize(report), [&](const std::vector<slicefuzz::Case>& cases) {
+          std::vector<slicefuzz::CaseSummary> out;
+          for (const slicefuzz::Case& c : cases) {
+            slicefuzz::ParseResult q = slicefuzz::parse_case(slicefuzz::print_case(c), "probe", g_budget);
+            out.push_back(q.ok ? slicefuzz::summarize(slicefuzz::run_case(q.c, q.info, *g_backend, options))
+                               : slicefuzz::CaseSummary{});
+          }
+          return out;
+        });
+    if (slicefuzz::find_known(g_known, sig)) {
+      // Powers of two: a known bug hit a million times costs twenty lines.
+      if ((++g_known_hits & (g_known_hits - 1)) == 0) {
+        std::fprintf(stderr, "fuzz_program: KNOWN finding %s (%llu hits so far)\n", sig.c_str(),
+                     static_cast<unsigned long long>(g_known_hits));
+        // Fork-mode workers' stderr is discarded: the report reads this file.
+        if (const char* log = std::getenv("SLICEFUZZ_KNOWN_LOG"))
+          if (FILE* f = std::fopen(log, "a")) {
+            std::fprintf(f, "%s %d %llu\n", sig.c_str(), static_cast<int>(getpid()),
+                         static_cast<unsigned long long>(g_known_hits));
+            std::fclose(f);
+          }
+      }
+      return 0;
+    }
+  }
   if (const slicefuzz::Finding* f = report.first_failure()) {
     std::fprintf(stderr,
                  "\n==== slicefuzz finding ====\nkind: %s\npath: %s\nop: %d\nbackend: %s\n"

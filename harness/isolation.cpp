@@ -146,6 +146,7 @@ JobOutcome death_outcome(const Worker& w, int status) {
   JobOutcome o;
   std::string log = read_tail(w.stderr_path, 64 << 10);
   std::string headline = sanitizer_headline(log);
+  o.log = log;
   if (!headline.empty()) {
     o.status = JobOutcome::Status::Sanitizer;
     o.detail = headline;

@@ -13,6 +13,7 @@ struct JobOutcome {
   enum class Status { Ok, Crash, Sanitizer, Timeout } status = Status::Ok;
   std::string text;    // the job's result (Ok)
   std::string detail;  // what killed the worker (Crash, Sanitizer, Timeout)
+  std::string log;     // the dead worker's stderr tail (sanitizer report, stack)
 };
 
 struct IsolationOptions {

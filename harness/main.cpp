@@ -38,6 +38,10 @@ constexpr Verb kVerbs[] = {
 
 }  // namespace
 
+// UBSan reports carry a stack, so its findings get a root-cause frame like
+// ASan's (harness/signature.h). Still overridable with UBSAN_OPTIONS.
+extern "C" const char* __ubsan_default_options() { return "print_stacktrace=1"; }
+
 int main(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);

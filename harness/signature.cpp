@@ -1,23 +1,197 @@
 #include "harness/signature.h"
 
 #include <cctype>
+#include <set>
+
+#include "program/case_format.h"
 
 namespace slicefuzz {
 
+namespace {
+
+const char* op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::SliceCopy: return "slice_copy";
+    case OpKind::Clone: return "clone";
+    case OpKind::Add: return "add_";
+    case OpKind::Copy: return "copy_";
+  }
+  return "op";
+}
+
+// "copy path: ..." -> "copy"; worker deaths carry no path prefix.
+std::string path_of(const std::string& message) {
+  const size_t at = message.find(" path: ");
+  if (at == std::string::npos || at > 16) return "";
+  return message.substr(0, at);
+}
+
+bool has(const std::string& s, const char* word) { return s.find(word) != std::string::npos; }
+
+// The few words that separate different causes of one kind: which eligibility
+// rule an unsound rewrite broke, which plan invariant failed. These are the
+// judge's own categories (one per rule of DESIGN section 2), not case features.
+std::string cause_of(FindingKind kind, const std::string& m) {
+  if (kind == FindingKind::UNSOUND_REWRITE) {
+    if (has(m, "not dense")) return "not-dense";
+    if (has(m, "program output")) return "program-output";
+    if (has(m, "mutated in place")) return "alias-mutated";
+    if (has(m, "is written by op")) return "root-written-while-read";
+  }
+  if (kind == FindingKind::PLAN_VIOLATION) {
+    if (has(m, "outside its root")) return "alias-outside-root";
+    if (has(m, "dies at step")) return "root-dies-early";
+    if (has(m, "-byte arena")) return "outside-arena";
+    if (has(m, "overlap in bytes")) return "overlap";
+    if (has(m, "align")) return "misaligned";
+  }
+  return "";
+}
+
+// Where a source file lies inside the system under test, or npos.
+size_t sut_dir(const std::string& file) {
+  for (const char* dir : {"/kernels/", "/program/", "/backends/", "/executorch/"}) {
+    const size_t at = file.rfind(dir);
+    if (at != std::string::npos) return at + 1;
+  }
+  return std::string::npos;
+}
+
+struct Frame {
+  std::string function, file;  // file relative to the SUT dir, with :line
+};
+
+std::vector<Frame> parse_frames(const std::string& log) {
+  std::vector<Frame> frames;
+  size_t pos = 0;
+  while (pos < log.size()) {
+    size_t eol = log.find('\n', pos);
+    if (eol == std::string::npos) eol = log.size();
+    const std::string line = log.substr(pos, eol - pos);
+    pos = eol + 1;
+    // "    #1 0x55ab in slicefuzz::strided_copy(unsigned char*, ...) /src/kernels/util/strided_copy.cpp:65:7"
+    const size_t hash = line.find_first_not_of(' ');
+    if (hash == std::string::npos || line[hash] != '#') continue;
+    const size_t in = line.find(" in ");
+    const size_t space = line.rfind(' ');
+    if (in == std::string::npos || space <= in) continue;
+    std::string file = line.substr(space + 1);
+    const size_t d = sut_dir(file);
+    if (d == std::string::npos) continue;
+    file = file.substr(d);
+    if (const size_t col = file.rfind(':'); col != std::string::npos && file.find(':') != col)
+      file.erase(col);  // drop the column, keep the line
+    std::string fn = line.substr(in + 4, space - in - 4);
+    // Function name without namespace, parameters or template arguments.
+    int depth = 0;
+    std::string bare;
+    for (char ch : fn) {
+      if (ch == '<' || ch == '(') ++depth;
+      if (depth == 0) bare += ch;
+      if ((ch == '>' || ch == ')') && depth > 0) --depth;
+    }
+    if (const size_t ns = bare.rfind("::"); ns != std::string::npos) bare = bare.substr(ns + 2);
+    frames.push_back({bare, file});
+  }
+  return frames;
+}
+
+// UBSan without a stack trace: "/src/backends/faulty.cpp:53:58: runtime error: ..."
+std::string ubsan_location(const std::string& log) {
+  const size_t at = log.find(": runtime error:");
+  if (at == std::string::npos) return "";
+  size_t b = log.rfind('\n', at);
+  std::string loc = log.substr(b == std::string::npos ? 0 : b + 1, at - (b == std::string::npos ? 0 : b + 1));
+  const size_t d = sut_dir(loc);
+  if (d == std::string::npos) return "";
+  loc = loc.substr(d);
+  if (const size_t col = loc.rfind(':'); col != std::string::npos && loc.find(':') != col) loc.erase(col);
+  return loc;
+}
+
+}  // namespace
+
+std::vector<std::string> sut_frames(const std::string& log) {
+  std::vector<std::string> out;
+  for (const Frame& f : parse_frames(log)) out.push_back(f.function + " " + f.file);
+  if (out.empty())
+    if (std::string loc = ubsan_location(log); !loc.empty()) out.push_back("? " + loc);
+  return out;
+}
+
 std::string finding_signature(const Case& c, const CaseSummary& f) {
   std::string s(finding_kind_name(f.kind));
+  if (f.kind == FindingKind::SANITIZER || f.kind == FindingKind::CRASH ||
+      f.kind == FindingKind::TIMEOUT) {
+    // The worker died: the path comes from the stack (which executor was
+    // running), the location from its top frame inside the system under test,
+    // without the line number (lines move with every edit; the report shows them).
+    const std::vector<Frame> frames = parse_frames(f.worker_log);
+    std::string path = "unknown-path";
+    for (const Frame& fr : frames) {
+      if (fr.function == "run_rewrite_path") path = "rewrite";
+      else if (fr.function == "run_copy_path") path = "copy";
+      else continue;
+      break;
+    }
+    std::string where;
+    if (!frames.empty()) {
+      where = frames[0].function + "@" + frames[0].file.substr(0, frames[0].file.rfind(':'));
+    } else if (std::string loc = ubsan_location(f.worker_log); !loc.empty()) {
+      where = "@" + loc;  // no function known: the line is all there is
+    } else {
+      where = "no-sut-frame";
+    }
+    return s + ":" + path + ":" + where;
+  }
   const Op* op = f.op >= 0 && f.op < static_cast<int>(c.ops.size()) ? &c.ops[f.op] : nullptr;
   s += ":";
-  s += !op ? "program"
-           : op->kind == OpKind::SliceCopy ? "slice_copy"
-           : op->kind == OpKind::Clone     ? "clone"
-           : op->kind == OpKind::Add       ? "add_"
-                                           : "copy_";
-  s += ":dim_order=";
-  s += c.dim_order.empty() ? "identity" : "permuted";
-  if (op && op->kind == OpKind::SliceCopy) s += op->step == 1 ? ":step=1" : ":step=strided";
-  s += ":rank=" + std::to_string(c.sizes.size() > 4 ? 5 : c.sizes.size());
+  s += op ? op_kind_name(op->kind) : "program";
+  const std::string path = path_of(f.message);
+  if (!path.empty()) s += ":" + path;
+  if (std::string cause = cause_of(f.kind, f.message); !cause.empty()) s += ":" + cause;
   return s;
+}
+
+std::string root_cause_signature(const Case& c, const CaseSummary& f, const CaseRunner& run) {
+  if (f.kind != FindingKind::VALUE_MISMATCH || f.op < 0 || !run) return finding_signature(c, f);
+  const std::string path = path_of(f.message);
+  std::set<std::string> names{c.input};
+  for (const Op& op : c.ops) names.insert(op.result);
+  std::string probe = "probe";
+  while (names.count(probe)) probe += "_";
+  // One probe per op up to the one the finding names (at most 64: artifacts can
+  // hold 256 ops, and the culprit is nearly always early after minimisation).
+  std::vector<Case> probes;
+  std::vector<int> probe_op;
+  for (int j = 0; j < f.op && j < static_cast<int>(c.ops.size()) && probes.size() < 64; ++j) {
+    const Op& op = c.ops[j];
+    const std::string& v = op.result.empty() ? op.target : op.result;
+    Case p = c;
+    p.ops.resize(static_cast<size_t>(j) + 1);
+    if (path == "copy") {
+      p.outputs = {v};  // the copy path has no aliasing to preserve
+    } else {
+      // A program output is never aliased: read the value through a clone so
+      // the rewrite the finding depends on can still happen.
+      Op clone;
+      clone.kind = OpKind::Clone;
+      clone.result = probe;
+      clone.src = v;
+      p.ops.push_back(clone);
+      p.outputs = {probe};
+    }
+    probes.push_back(std::move(p));
+    probe_op.push_back(j);
+  }
+  const std::vector<CaseSummary> results = probes.empty() ? std::vector<CaseSummary>{} : run(probes);
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].failed || results[i].kind != FindingKind::VALUE_MISMATCH) continue;
+    CaseSummary blamed = f;
+    blamed.op = probe_op[i];
+    return finding_signature(c, blamed);
+  }
+  return finding_signature(c, f);
 }
 
 std::string signature_slug(const std::string& signature) {

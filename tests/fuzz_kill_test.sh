@@ -5,22 +5,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 TMP=$(mktemp -d /tmp/slicefuzz-kill-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-export SLICEFUZZ_WORK="$TMP/work" SLICEFUZZ_OUT="$TMP/out"
+export SLICEFUZZ_WORK="$TMP/work" SLICEFUZZ_OUT="$TMP/out" SLICEFUZZ_BACKEND=reference
 
 # A corpus with content to lose: the seeds plus a first short campaign.
 bash ci/fuzz.sh 5 >"$TMP/first.log" 2>&1 || { cat "$TMP/first.log"; exit 1; }
-CORPUS="$SLICEFUZZ_WORK/corpus"
+CORPUS="$SLICEFUZZ_WORK/reference/corpus"
 [ "$(ls "$CORPUS" | wc -l)" -gt 10 ] || { echo "corpus too small to test"; exit 1; }
 
 # Second run: SIGKILL the whole job as soon as its merge step starts.
 setsid bash ci/fuzz.sh 5 >"$TMP/second.log" 2>&1 &
 JOB=$!
 for _ in $(seq 1 3000); do
-  [ -e "$SLICEFUZZ_WORK/merge-in-progress" ] && break
+  [ -e "$SLICEFUZZ_WORK/reference/merge-in-progress" ] && break
   kill -0 "$JOB" 2>/dev/null || { echo "fuzz.sh ended before its merge step"; cat "$TMP/second.log"; exit 1; }
   sleep 0.1
 done
-[ -e "$SLICEFUZZ_WORK/merge-in-progress" ] || { echo "merge step never started"; exit 1; }
+[ -e "$SLICEFUZZ_WORK/reference/merge-in-progress" ] || { echo "merge step never started"; exit 1; }
 # What the corpus held when the merge began (checksums of every file).
 (cd "$CORPUS" && sha1sum -- * | sort) >"$TMP/before.sha1"
 kill -KILL -- -"$JOB"
@@ -38,5 +38,5 @@ echo "PASS: no corpus file lost or truncated"
 # The next run starts cleanly and keeps every file.
 bash ci/fuzz.sh 5 >"$TMP/third.log" 2>&1 || { cat "$TMP/third.log"; echo "FAIL: rerun failed"; exit 1; }
 (cd "$CORPUS" && sha1sum -c --quiet "$TMP/before.sha1") || { echo "FAIL: rerun lost corpus files"; exit 1; }
-[ ! -e "$SLICEFUZZ_WORK/merge-stage" ] || { echo "FAIL: staging dir left behind"; exit 1; }
+[ ! -e "$SLICEFUZZ_WORK/reference/merge-stage" ] || { echo "FAIL: staging dir left behind"; exit 1; }
 echo "PASS: rerun completed with $(ls "$CORPUS" | wc -l) corpus files"

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <sys/wait.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -111,6 +112,7 @@ TEST(Export, PythonReproducerRunsWithDebiansTorchAndPrintsTheExpectedValues) {
   EXPECT_NE(out.find("expected y: [3, 2] [False, True, True, False, True, True]"), std::string::npos)
       << out;
   EXPECT_NE(out.find("slicefuzz finding: VALUE_MISMATCH"), std::string::npos) << out;
+  EXPECT_EQ(script.rfind("#!/usr/bin/python3\n", 0), 0u) << "Debian's interpreter, by path";
   std::remove(path.c_str());
 }
 
@@ -124,6 +126,32 @@ TEST(Export, GtestReproducerNamesTheBackendAndEmbedsTheCase) {
   EXPECT_NE(test.find("TEST(SlicefuzzReproducer, planted_12)"), std::string::npos);
   EXPECT_NE(test.find("find_backend(\"faulty-density-step\")"), std::string::npos);
   EXPECT_NE(test.find(print_case(c)), std::string::npos);
+}
+
+// Two exported reproducers must compile into one test binary: the CLI names each
+// test after the file and a hash of its case, so two minimized.case files differ.
+TEST(Export, GtestNamesFromTheCliDifferBetweenCasesWithTheSameFileName) {
+  const auto dir = std::filesystem::temp_directory_path() / "slicefuzz_export_names";
+  std::filesystem::create_directories(dir / "a");
+  std::filesystem::create_directories(dir / "b");
+  std::ofstream(dir / "a" / "minimized.case") << "slicefuzz-case 1\ndtype float32\ninput x [3]\n"
+                                                 "y = clone(x)\noutput y\n";
+  std::ofstream(dir / "b" / "minimized.case") << "slicefuzz-case 1\ndtype int8\ninput x [3]\n"
+                                                 "y = clone(x)\noutput y\n";
+  auto test_line = [](const std::string& text) {
+    const size_t at = text.find("TEST(SlicefuzzReproducer, ");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  int status = 0;
+  const std::string a = run_command(std::string(SLICEFUZZ_CLI) + " export --gtest " +
+                                        (dir / "a" / "minimized.case").string() + " 2>/dev/null", status);
+  ASSERT_EQ(WEXITSTATUS(status), 0) << a;
+  const std::string b = run_command(std::string(SLICEFUZZ_CLI) + " export --gtest " +
+                                        (dir / "b" / "minimized.case").string() + " 2>/dev/null", status);
+  ASSERT_EQ(WEXITSTATUS(status), 0) << b;
+  EXPECT_NE(test_line(a).find("minimized_"), std::string::npos) << test_line(a);
+  EXPECT_NE(test_line(a), test_line(b));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
