@@ -40,7 +40,10 @@ std::string cause_of(FindingKind kind, const std::string& m) {
   }
   if (kind == FindingKind::PLAN_VIOLATION) {
     if (has(m, "outside its root")) return "alias-outside-root";
-    if (has(m, "dies at step")) return "root-dies-early";
+    if (has(m, "but the plan keeps it alive")) return "lifetime-ends-early";
+    if (has(m, "torch's view starts")) return "alias-offset";
+    if (has(m, "bytes but the plan gives it")) return "too-few-bytes";
+    if (has(m, "not a storage root")) return "bad-root";
     if (has(m, "-byte arena")) return "outside-arena";
     if (has(m, "overlap in bytes")) return "overlap";
     if (has(m, "align")) return "misaligned";
