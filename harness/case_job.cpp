@@ -29,6 +29,7 @@ CaseSummary summarize(const CaseReport& report) {
   s.arena_bytes = report.arena_bytes;
   s.copy_arena_bytes = report.copy_arena_bytes;
   s.rules = report.rules;
+  s.unsupported = report.unsupported;
   return s;
 }
 
@@ -37,7 +38,7 @@ std::string encode_summary(const CaseSummary& s) {
   o << s.failed << ' ' << static_cast<int>(s.kind) << ' ' << s.op << ' ' << s.slices << ' ' << s.rewritten << ' '
     << s.tolerated << ' ' << s.arena_bytes << ' ' << s.copy_arena_bytes << ' ' << s.rules.size()
     << '\n'
-    << one_line(s.message) << '\n';
+    << one_line(s.message) << '\n' << one_line(s.unsupported) << '\n';
   for (const std::string& r : s.rules) o << one_line(r) << '\n';
   return o.str();
 }
@@ -66,6 +67,7 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
   s.kind = static_cast<FindingKind>(kind);
   in.ignore(1);
   std::getline(in, s.message);
+  std::getline(in, s.unsupported);
   for (size_t i = 0; i < nreasons; ++i) {
     std::string r;
     std::getline(in, r);

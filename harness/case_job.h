@@ -18,6 +18,7 @@ struct CaseSummary {
   int64_t arena_bytes = 0, copy_arena_bytes = 0;
   std::vector<std::string> rules;  // decision rule tags
   std::string worker_log;  // a dead worker's report (SANITIZER, CRASH): frames for the signature
+  std::string unsupported;  // UNSUPPORTED: the declared limit the case lies outside
 };
 
 CaseSummary summarize(const CaseReport& report);

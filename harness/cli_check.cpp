@@ -1,5 +1,6 @@
 // `slicefuzz check FILE|DIR...` and `slicefuzz backends`.
 #include <chrono>
+#include <map>
 #include <cstdio>
 
 #include "harness/case_job.h"
@@ -59,6 +60,7 @@ int cli_check(int argc, char** argv) {
     if (entries[i].parsed.ok) runnable.push_back(i);
   }
   int64_t slices = 0, rewritten = 0, tolerated = 0, arena = 0, copy_arena = 0;
+  std::map<std::string, int> unsupported;  // declared limit -> cases
   // Lines are printed in file order as soon as they are known, and flushed: with
   // --no-isolate a sanitizer abort ends this process, and every earlier line
   // must already be out.
@@ -93,6 +95,10 @@ int cli_check(int argc, char** argv) {
         } else if (s.failed) {
           print_fail(e.name, s.kind, s.message);
           ++failed;
+        } else if (!s.unsupported.empty()) {
+          // Refused by the backend, outside the limits it documents: not a failure.
+          std::printf("UNSUPPORTED %s: %s\n", e.name.c_str(), s.unsupported.c_str());
+          ++unsupported[s.unsupported];
         } else {
           std::printf("PASS %s\n", e.name.c_str());
           ++passed;
@@ -127,8 +133,15 @@ int cli_check(int argc, char** argv) {
               static_cast<long long>(rewritten), slices ? 100.0 * rewritten / slices : 0.0,
               static_cast<long long>(tolerated), static_cast<long long>(arena),
               static_cast<long long>(copy_arena));
+  int n_unsupported = 0;
+  for (const auto& [reason, n] : unsupported) {
+    std::printf("unsupported by backend %s (%s): %d\n", common.backend->name.c_str(),
+                reason.c_str(), n);
+    n_unsupported += n;
+  }
   std::printf("%d passed, %d failed", passed, failed);
   if (known) std::printf(", %d known", known);
+  if (n_unsupported) std::printf(", %d unsupported", n_unsupported);
   std::printf("\n");
   if (io_error) return 2;
   return failed ? 1 : 0;

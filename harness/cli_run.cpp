@@ -26,6 +26,7 @@ struct Campaign {
   int64_t cases = 0, findings = 0, known = 0, tolerated = 0, slices = 0, rewritten = 0;
   int64_t arena = 0, copy_arena = 0;
   std::map<std::string, int64_t> rules;      // decision rule -> count
+  std::map<std::string, int64_t> unsupported;  // declared limit -> cases refused
   std::map<std::string, int64_t> signatures;  // root-cause signature -> count
   // Each first-seen finding signature, mapped to its root-cause signature once
   // (after minimisation when --out is given): the many faces of one bug fold.
@@ -144,6 +145,7 @@ int cli_run(int argc, char** argv) {
           camp.arena += s.arena_bytes;
           camp.copy_arena += s.copy_arena_bytes;
           for (const std::string& r : s.rules) ++camp.rules[r];
+          if (!s.unsupported.empty()) ++camp.unsupported[s.unsupported];
           if (s.failed) {
             Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i));
             const std::string first = finding_signature(c, s);
@@ -191,9 +193,17 @@ int cli_run(int argc, char** argv) {
               camp.slices ? 100.0 * camp.rewritten / camp.slices : 0.0,
               static_cast<long long>(camp.tolerated), static_cast<long long>(camp.arena),
               static_cast<long long>(camp.copy_arena));
-  std::printf("%lld passed, %lld failed", static_cast<long long>(camp.cases - camp.findings - camp.known),
+  int64_t n_unsupported = 0;
+  for (const auto& [reason, n] : camp.unsupported) {
+    std::printf("unsupported by backend %s (%s): %lld\n", common.backend->name.c_str(),
+                reason.c_str(), static_cast<long long>(n));
+    n_unsupported += n;
+  }
+  std::printf("%lld passed, %lld failed",
+              static_cast<long long>(camp.cases - camp.findings - camp.known - n_unsupported),
               static_cast<long long>(camp.findings));
   if (camp.known) std::printf(", %lld known", static_cast<long long>(camp.known));
+  if (n_unsupported) std::printf(", %lld unsupported", static_cast<long long>(n_unsupported));
   std::printf("\n");
   return camp.findings ? 1 : 0;
 }

@@ -83,8 +83,10 @@ void check_et_slice_contract(const Case& c, const ProgramInfo& info,
               std::to_string(view.storage_offset * es) + " bytes)";
     }
     if (!why.empty()) {
-      findings.push_back(Finding{FindingKind::ALIAS_VIOLATION, "et_slice", view.op,
-                                 label + " called directly: " + why, false});
+      Finding f{FindingKind::ALIAS_VIOLATION, "et_slice", view.op,
+                label + " called directly: " + why, false};
+      f.sut_refused = view.dense && !ctx.ok();
+      findings.push_back(f);
       return;
     }
   }

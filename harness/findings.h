@@ -32,6 +32,9 @@ struct Finding {
   std::string message;  // expected vs actual, in a kernel author's words
   // A finding the backend declared it tolerates (counted, not failed).
   bool tolerated = false;
+  // The system under test refused (raised an error) where the oracle ran: if the
+  // case lies outside the backend's declared limits, this is UNSUPPORTED.
+  bool sut_refused = false;
 };
 
 }  // namespace slicefuzz

@@ -39,9 +39,12 @@ std::optional<Finding> compare_paths(const Case& c, const ProgramInfo& info,
                            ? "raised at " + op_label(c, actual.error_op) + " instead: " +
                                  actual.error_message
                            : "accepted it";
-    return finding(error_kind, path, op,
-                   std::string(expected_name) + " raised at " + op_label(c, op) + " (" +
-                       expected.error_message + ") but the " + who + " " + what);
+    Finding f = finding(error_kind, path, op,
+                        std::string(expected_name) + " raised at " + op_label(c, op) + " (" +
+                            expected.error_message + ") but the " + who + " " + what);
+    // Raising earlier than the oracle is a refusal too.
+    f.sut_refused = !oracles && actual.error_op >= 0 && actual.error_op < op;
+    return f;
   }
   if (oracles && expected.ran_past_failure && actual.ran_past_failure)
     return finding(error_kind, path, info.failing_op,
@@ -52,9 +55,11 @@ std::optional<Finding> compare_paths(const Case& c, const ProgramInfo& info,
     std::string what = actual.error_op >= 0
                            ? "the " + who + " raised: " + actual.error_message
                            : "the " + who + " accepted it (expected: " + info.failing_reason + ")";
-    return finding(error_kind, path, op,
-                   op_label(c, op) + ": " + std::string(expected_name) +
-                       (expected.ran_past_failure ? " accepted it" : " ran it") + " but " + what);
+    Finding f = finding(error_kind, path, op,
+                        op_label(c, op) + ": " + std::string(expected_name) +
+                            (expected.ran_past_failure ? " accepted it" : " ran it") + " but " + what);
+    f.sut_refused = !oracles && actual.error_op >= 0;
+    return f;
   }
   if (actual.partial_write)
     return finding(FindingKind::VALUE_MISMATCH, path, actual.error_op,
@@ -172,8 +177,10 @@ void compare_aliases(const Case& c, const ProgramInfo& info,
 
 }  // namespace
 
-CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
-                    const RunOptions& options) {
+namespace {
+
+CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& backend,
+                         const RunOptions& options) {
   CaseReport report;
   for (const Op& op : c.ops) report.slices += op.kind == OpKind::SliceCopy;
 
@@ -264,6 +271,21 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
           report.findings.push_back(*f);
       }
     }
+  }
+  return report;
+}
+
+}  // namespace
+
+CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
+                    const RunOptions& options) {
+  CaseReport report = run_all_paths(c, info, backend, options);
+  Finding* first = nullptr;
+  for (Finding& f : report.findings)
+    if (!f.tolerated && !first) first = &f;
+  if (first && first->sut_refused && backend.outside_limits) {
+    report.unsupported = backend.outside_limits(c, info);
+    if (!report.unsupported.empty()) first->tolerated = true;
   }
   return report;
 }

@@ -30,6 +30,9 @@ struct CaseReport {
   int64_t arena_bytes = 0;        // the rewrite path's arena
   int64_t copy_arena_bytes = 0;   // the same program planned without aliases
   std::vector<std::string> rules;  // each slice decision's rule tag, in op order
+  // UNSUPPORTED (DESIGN 3): the backend refused the case, which lies outside the
+  // limits it declares; the reason it gives. The refusal is then tolerated.
+  std::string unsupported;
   bool failed() const;
   const Finding* first_failure() const;
 };

@@ -157,17 +157,19 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
 }
 
 std::string root_cause_signature(const Case& c, const CaseSummary& f, const CaseRunner& run) {
-  if (f.kind != FindingKind::VALUE_MISMATCH || f.op < 0 || !run) return finding_signature(c, f);
+  if (f.kind != FindingKind::VALUE_MISMATCH || !run) return finding_signature(c, f);
   const std::string path = path_of(f.message);
   std::set<std::string> names{c.input};
   for (const Op& op : c.ops) names.insert(op.result);
   std::string probe = "probe";
   while (names.count(probe)) probe += "_";
-  // One probe per op up to the one the finding names (at most 64: artifacts can
-  // hold 256 ops, and the culprit is nearly always early after minimisation).
+  // One probe per op (at most 64: artifacts can hold 256 ops, and the culprit is
+  // nearly always early after minimisation), including the in-place ops after the
+  // one that defined the output: an add_ that computes the wrong value is to blame
+  // for it, not the slice that made the tensor.
   std::vector<Case> probes;
   std::vector<int> probe_op;
-  for (int j = 0; j < f.op && j < static_cast<int>(c.ops.size()) && probes.size() < 64; ++j) {
+  for (int j = 0; j < static_cast<int>(c.ops.size()) && probes.size() < 64; ++j) {
     const Op& op = c.ops[j];
     const std::string& v = op.result.empty() ? op.target : op.result;
     Case p = c;
