@@ -23,6 +23,8 @@ struct Backend {
   bool tolerates_missed_rewrite = false;
   // Promises that the rewrite never grows the arena (MEMORY_REGRESSION otherwise).
   bool never_grows_arena = false;
+  // How its rewrite path materialises aliases (the reference checks both).
+  AliasMode alias_mode = AliasMode::RuntimeOp;
   // Documented limits: why a case lies outside what the backend supports, or ""
   // (nullptr: no limits). A case outside them that the backend refuses with an
   // error is UNSUPPORTED (counted per reason, not a failure); one it accepts is

@@ -10,7 +10,10 @@ namespace slicefuzz {
 namespace {
 std::vector<Backend> make_backends() {
   std::vector<Backend> b;
-  b.push_back(Backend{"reference", "the project's own kernels, pass and planner (default)", {}});
+  Backend reference{"reference", "the project's own kernels, pass and planner (default); "
+                    "aliases checked both as et_slice and as placed by the plan", {}};
+  reference.alias_mode = AliasMode::Both;
+  b.push_back(reference);
   Backend conservative{"conservative",
                        "sound but incomplete pass: only step-1 slices of the outermost dim "
                        "(tolerates MISSED_REWRITE)", {}};

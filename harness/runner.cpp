@@ -154,7 +154,8 @@ std::vector<int64_t> torch_alias_deltas(const Case& c, const ProgramInfo& info,
 // ALIAS_VIOLATION: each executed et_slice against torch's view of the same chain.
 void compare_aliases(const Case& c, const ProgramInfo& info,
                      const std::vector<int64_t>& torch_delta,
-                     const std::vector<AliasRecord>& aliases, CaseReport& report) {
+                     const std::vector<AliasRecord>& aliases, AliasMode mode,
+                     const std::string& path, CaseReport& report) {
   const int64_t es = static_cast<int64_t>(element_size(c.dtype));
   for (const AliasRecord& a : aliases) {
     const std::string& y = info.values[a.value].name;
@@ -169,9 +170,10 @@ void compare_aliases(const Case& c, const ProgramInfo& info,
             "' but torch's view starts at " + std::to_string(torch_delta[a.value]) +
             " bytes (storage offset " + std::to_string(torch_delta[a.value] / es) + " elements)";
     if (!why.empty())
-      report.findings.push_back(finding(FindingKind::ALIAS_VIOLATION, "rewrite", a.op,
-                                        op_label(c, a.op) + ": et_slice made '" + y +
-                                            "' an alias, but " + why));
+      report.findings.push_back(finding(
+          FindingKind::ALIAS_VIOLATION, path, a.op,
+          op_label(c, a.op) + (mode == AliasMode::Planned ? ": the plan placed '" : ": et_slice made '") +
+              y + "' as an alias, but " + why));
   }
 }
 
@@ -230,17 +232,24 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
         "the rewrite grew the arena from " + std::to_string(copy_plan.arena_bytes) + " to " +
             std::to_string(plan.arena_bytes) + " bytes (aliases keep their roots alive longer)"));
 
-  RewritePathResult rw = run_rewrite_path(c, info, input, rewrite, plan, backend.kernels);
-  // Alias facts first: an alias outside its root reads someone else's bytes, and
-  // the precise report beats the value mismatch that follows from it.
-  compare_aliases(c, info, torch_delta, rw.aliases, report);
-  if (report.failed()) return report;
-  if (auto f = compare_paths(c, info, torch.path, "torch", rw.path, "rewrite",
-                             FindingKind::VALUE_MISMATCH, "")) {
-    report.findings.push_back(*f);
-    return report;
+  // Each alias mode the backend uses: the runtime prim op, and/or aliases placed
+  // by the plan with no op (path "planned").
+  const bool runtime_op = backend.alias_mode != AliasMode::Planned;
+  for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned}) {
+    if (backend.alias_mode != AliasMode::Both && backend.alias_mode != mode) continue;
+    const std::string path = mode == AliasMode::Planned ? "planned" : "rewrite";
+    RewritePathResult rw = run_rewrite_path(c, info, input, rewrite, plan, backend.kernels, mode);
+    // Alias facts first: an alias outside its root reads someone else's bytes, and
+    // the precise report beats the value mismatch that follows from it.
+    compare_aliases(c, info, torch_delta, rw.aliases, mode, path, report);
+    if (report.failed()) return report;
+    if (auto f = compare_paths(c, info, torch.path, "torch", rw.path, path,
+                               FindingKind::VALUE_MISMATCH, "")) {
+      report.findings.push_back(*f);
+      return report;
+    }
   }
-  check_et_slice_contract(c, info, torch.slice_views, backend, report.findings);
+  if (runtime_op) check_et_slice_contract(c, info, torch.slice_views, backend, report.findings);
   if (report.failed()) return report;
 
   if (options.provenance_shadow && !fill_is_distinct(c.dtype, numel_of(c.sizes))) {
@@ -265,7 +274,8 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
       MemoryPlan splan = backend.planner(shadow, si, srw);
       if (check_plan(shadow, si, srw, splan).empty()) {
         RewritePathResult srun =
-            run_rewrite_path(shadow, si, shadow_input, srw, splan, backend.kernels);
+            run_rewrite_path(shadow, si, shadow_input, srw, splan, backend.kernels,
+                             runtime_op ? AliasMode::RuntimeOp : AliasMode::Planned);
         if (auto f = compare_paths(shadow, si, st.path, "torch", srun.path, "rewrite",
                                    FindingKind::VALUE_MISMATCH, note))
           report.findings.push_back(*f);

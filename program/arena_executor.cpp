@@ -37,7 +37,7 @@ class Arena {
 
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
                                    const TensorValue& input, const RewritePlan& rewrite,
-                                   const MemoryPlan& plan, const KernelTable& k) {
+                                   const MemoryPlan& plan, const KernelTable& k, AliasMode mode) {
   RewritePathResult res;
   PathResult& r = res.path;
   Arena arena(plan.arena_bytes);
@@ -78,7 +78,17 @@ RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
     KernelRuntimeContext ctx;
     switch (op.kind) {
       case OpKind::SliceCopy:
-        if (alias) {
+        if (alias && mode == AliasMode::Planned) {
+          // No op runs: the alias is where the plan put it (root offset + delta).
+          Tensor& y = values[oi.result];
+          y = value_meta(c, info.values[oi.result].sizes);
+          y.data = arena.base() + plan.tensors[oi.result].offset;
+          y.capacity_nbytes = y.nbytes();
+          const int root = rewrite.root[oi.result];
+          res.aliases.push_back(AliasRecord{static_cast<int>(i), oi.result, root,
+                                            plan.tensors[oi.result].offset - plan.tensors[root].offset,
+                                            static_cast<int64_t>(y.nbytes()), plan.tensors[root].nbytes});
+        } else if (alias) {
           values[oi.result] = value_meta(c, info.values[oi.result].sizes);
           call_et_slice(k, ctx, op, values[oi.src], values[oi.result]);
           if (ctx.ok()) {

@@ -16,7 +16,8 @@
 
 namespace slicefuzz {
 
-// What et_slice actually did for one rewritten slice.
+// Where one rewritten slice's alias actually pointed (from et_slice, or from the
+// plan in planned mode).
 struct AliasRecord {
   int op = -1;
   int value = -1;
@@ -31,8 +32,10 @@ struct RewritePathResult {
   std::vector<AliasRecord> aliases;
 };
 
+// `mode` is RuntimeOp or Planned (a backend declaring Both runs it twice).
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
                                    const TensorValue& input, const RewritePlan& rewrite,
-                                   const MemoryPlan& plan, const KernelTable& kernels);
+                                   const MemoryPlan& plan, const KernelTable& kernels,
+                                   AliasMode mode = AliasMode::RuntimeOp);
 
 }  // namespace slicefuzz

@@ -32,6 +32,19 @@ struct RewritePlan {
   }
 };
 
+// How the rewrite path materialises an alias (DESIGN 1): RuntimeOp, an alias prim
+// op (et_slice) computes the data pointer when it runs; Planned, no op runs and
+// the pointer is the plan's root offset + delta (PR 21552's _SliceSpec.mem_offset).
+enum class AliasMode : uint8_t { RuntimeOp, Planned, Both };
+inline const char* alias_mode_name(AliasMode m) {
+  switch (m) {
+    case AliasMode::RuntimeOp: return "runtime-op";
+    case AliasMode::Planned: return "planned";
+    case AliasMode::Both: return "runtime-op and planned";
+  }
+  return "?";
+}
+
 inline constexpr int64_t kArenaAlignment = 16;  // as ExecuTorch's planner
 
 // Lifetimes are in steps: step 0 defines the input, op k runs at step k + 1, and
