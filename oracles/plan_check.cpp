@@ -1,6 +1,7 @@
 #include "oracles/plan_check.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "oracles/judge_facts.h"
 
@@ -13,7 +14,9 @@ struct Span {
 };
 
 std::string range(int64_t off, int64_t n) {
-  return "[" + std::to_string(off) + ", " + std::to_string(off + n) + ")";
+  const __int128 end = static_cast<__int128>(off) + n;  // a pass may hand over any offset
+  return "[" + std::to_string(off) + ", " +
+         (end > INT64_MAX ? std::string("past 2^63") : std::to_string(static_cast<int64_t>(end))) + ")";
 }
 std::string steps(int a, int b) { return std::to_string(a) + ".." + std::to_string(b); }
 
@@ -62,12 +65,14 @@ std::string check_plan(const Case& c, const ProgramInfo& info, const RewritePlan
     if (rewrite.root[a] != a) {
       const int r = rewrite.root[a];
       const int64_t root_off = plan.tensors[r].offset;
-      if (bytes[a] > 0 && (ta.offset < root_off || ta.offset - root_off + bytes[a] > bytes[r]))
+      // 128 bits: a pass may hand over any delta.
+      const __int128 delta = static_cast<__int128>(ta.offset) - root_off;
+      if (bytes[a] > 0 && (delta < 0 || delta + bytes[a] > bytes[r]))
         return "alias " + name(a) + " " + range(ta.offset, bytes[a]) + " lies outside its root " +
                name(r) + " " + range(root_off, bytes[r]);
       if (bytes[a] > 0 && a < static_cast<int>(torch_delta.size()) &&
-          ta.offset - root_off != torch_delta[a])
-        return "alias " + name(a) + " is planned " + std::to_string(ta.offset - root_off) +
+          delta != torch_delta[a])
+        return "alias " + name(a) + " is planned " + std::to_string(static_cast<int64_t>(delta)) +
                " bytes into its root " + name(r) + ", but torch's view starts " +
                std::to_string(torch_delta[a]) + " bytes in";
       continue;
@@ -75,7 +80,7 @@ std::string check_plan(const Case& c, const ProgramInfo& info, const RewritePlan
     if (ta.nbytes < bytes[a])
       return name(a) + " needs " + std::to_string(bytes[a]) + " bytes but the plan gives it " +
              std::to_string(ta.nbytes);
-    if (ta.offset < 0 || ta.offset + bytes[a] > plan.arena_bytes)
+    if (ta.offset < 0 || static_cast<__int128>(ta.offset) + bytes[a] > plan.arena_bytes)
       return name(a) + " " + range(ta.offset, bytes[a]) + " lies outside the " +
              std::to_string(plan.arena_bytes) + "-byte arena";
     if (bytes[a] > 0 && ta.offset % alignment != 0)

@@ -82,11 +82,17 @@ RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
           // No op runs: the alias is where the plan put it (root offset + delta).
           Tensor& y = values[oi.result];
           y = value_meta(c, info.values[oi.result].sizes);
-          y.data = arena.base() + plan.tensors[oi.result].offset;
+          // An empty alias reads nothing: wherever the plan put it, it points at its
+          // root (computing an out-of-range pointer would itself be UB).
+          const int root_v = rewrite.root[oi.result];
+          y.data = arena.base() + (y.nbytes() == 0 ? plan.tensors[root_v].offset
+                                                   : plan.tensors[oi.result].offset);
           y.capacity_nbytes = y.nbytes();
           const int root = rewrite.root[oi.result];
           res.aliases.push_back(AliasRecord{static_cast<int>(i), oi.result, root,
-                                            plan.tensors[oi.result].offset - plan.tensors[root].offset,
+                                            static_cast<int64_t>(
+                                                static_cast<uint64_t>(plan.tensors[oi.result].offset) -
+                                                static_cast<uint64_t>(plan.tensors[root].offset)),
                                             static_cast<int64_t>(y.nbytes()), plan.tensors[root].nbytes});
         } else if (alias) {
           values[oi.result] = value_meta(c, info.values[oi.result].sizes);

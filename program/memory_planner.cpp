@@ -85,7 +85,11 @@ MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const Rewrit
   }
   for (int v = 0; v < nv; ++v)
     if (rewrite.is_alias(v))
-      plan.tensors[v].offset = plan.tensors[plan.tensors[v].root].offset + rewrite.delta_bytes[v];
+      // Wrapping: a pass may hand over any delta (the plan check judges it); the
+      // planner itself must not overflow on it.
+      plan.tensors[v].offset = static_cast<int64_t>(
+          static_cast<uint64_t>(plan.tensors[plan.tensors[v].root].offset) +
+          static_cast<uint64_t>(rewrite.delta_bytes[v]));
   return plan;
 }
 
