@@ -28,6 +28,9 @@
 #include "program/case_format.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
+extern "C" void __ubsan_get_current_report_data(const char** kind, const char** message,
+                                                const char** file, unsigned* line,
+                                                unsigned* column, char** address);
 
 namespace {
 
@@ -36,6 +39,25 @@ int64_t g_budget = slicefuzz::kFuzzByteBudget;
 std::vector<slicefuzz::KnownFinding> g_known;
 uint64_t g_known_hits = 0;
 
+// Undefined behaviour inside an external system under test (ExecuTorch is built
+// with recoverable UBSan checks, backends/executorch/CMakeLists.txt): a report at
+// a known finding's location is counted and the run goes on; any other is kept
+// here and turned into a finding after the case (an abort, so libFuzzer keeps it).
+std::string g_unknown_ub;
+
+bool known_sanitizer_site(const char* file) {
+  const std::string path = file ? file : "";
+  for (const slicefuzz::KnownFinding& k : g_known) {
+    if (k.signature.rfind("SANITIZER:", 0) != 0) continue;
+    const size_t at = k.signature.rfind('@');
+    if (at == std::string::npos) continue;
+    const std::string site = k.signature.substr(at + 1);
+    if (path.size() >= site.size() && path.compare(path.size() - site.size(), site.size(), site) == 0)
+      return true;
+  }
+  return false;
+}
+
 size_t emit(const std::string& text, uint8_t* data, size_t max_size) {
   if (text.size() > max_size) return 0;
   std::memcpy(data, text.data(), text.size());
@@ -43,6 +65,23 @@ size_t emit(const std::string& text, uint8_t* data, size_t max_size) {
 }
 
 }  // namespace
+
+// Called by UBSan for every report, before it prints it.
+extern "C" void __ubsan_on_report() {
+  const char *kind = nullptr, *message = nullptr, *file = nullptr;
+  unsigned line = 0, column = 0;
+  char* address = nullptr;
+  __ubsan_get_current_report_data(&kind, &message, &file, &line, &column, &address);
+  if (known_sanitizer_site(file)) {
+    ++g_known_hits;
+    std::fprintf(stderr, "fuzz_program: KNOWN sanitizer site %s:%u (reported once per run)\n",
+                 file ? file : "?", line);
+    return;
+  }
+  if (g_unknown_ub.empty())
+    g_unknown_ub = std::string(kind ? kind : "undefined-behavior") + " at " + (file ? file : "?") +
+                   ":" + std::to_string(line) + ": " + (message ? message : "");
+}
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const char* name = std::getenv("SLICEFUZZ_BACKEND");
@@ -97,6 +136,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       return 0;
     }
+  }
+  if (!g_unknown_ub.empty()) {
+    std::fprintf(stderr,
+                 "\n==== slicefuzz finding ====\nkind: SANITIZER\nbackend: %s\nmessage: %s\n"
+                 "case:\n%s==== end of finding ====\n",
+                 g_backend->name.c_str(), g_unknown_ub.c_str(), slicefuzz::print_case(p.c).c_str());
+    std::abort();
   }
   if (const slicefuzz::Finding* f = report.first_failure()) {
     std::fprintf(stderr,

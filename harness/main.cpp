@@ -40,7 +40,9 @@ constexpr Verb kVerbs[] = {
 
 // UBSan reports carry a stack, so its findings get a root-cause frame like
 // ASan's (harness/signature.h). Still overridable with UBSAN_OPTIONS.
-extern "C" const char* __ubsan_default_options() { return "print_stacktrace=1"; }
+// halt_on_error: code built with recoverable checks (ExecuTorch, see
+// backends/executorch/CMakeLists.txt) must still end the worker at its first report.
+extern "C" const char* __ubsan_default_options() { return "print_stacktrace=1:halt_on_error=1"; }
 
 int main(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {

@@ -62,6 +62,11 @@ Tensor& et_clone(KernelRuntimeContext& ctx, const Tensor& in, std::optional<Memo
 }
 
 Tensor& et_copy(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src, bool non_blocking) {
+  // The case language's copy_ takes equal sizes (DESIGN 4); aten::copy_, and so
+  // ExecuTorch's, also broadcasts. Only the calls the language can express reach
+  // ExecuTorch: a broadcast is refused here, as every path refuses it.
+  SF_KERNEL_CHECK_MSG(ctx, same_sizes(self, src), InvalidArgument, self,
+                      "copy_: sizes differ (slicefuzz programs do not broadcast)");
   return et_adapter::call(ctx, self, [&](auto& et_ctx) {
     EtTensor s(self), a(src);
     if (!s.ok() || !a.ok()) return et_ctx.fail(executorch::runtime::Error::NotSupported), true;
