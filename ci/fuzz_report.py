@@ -21,26 +21,8 @@ import re
 import sys
 from xml.sax.saxutils import escape
 
-# Fork mode: "#123: cov: 1400 ft: 7000 corp: 600 exec/s 300 oom/timeout/crash: 0/0/0 time: 10s ..."
-FORK_LINE = re.compile(r"^#(\d+): cov: (\d+) ft: (\d+) corp: (\d+) exec/s:? (\d+).*time: (\d+)s")
-# In-process: "#4096	pulse  cov: 2279 ft: 10516 corp: 499/166Kb lim: 4096 exec/s: 215 rss: 699Mb"
-PLAIN_LINE = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+) corp: (\d+)\S*.*exec/s: (\d+)")
-
-
-def parse_log(path):
-    points = []  # (seconds, total_execs, cov, exec_per_s)
-    if not os.path.exists(path):
-        return points
-    with open(path, errors="replace") as f:
-        for i, line in enumerate(f):
-            m = FORK_LINE.match(line)
-            if m:
-                points.append((int(m[6]), int(m[1]), int(m[2]), int(m[5])))
-                continue
-            m = PLAIN_LINE.match(line)
-            if m:
-                points.append((float(len(points)), int(m[1]), int(m[2]), int(m[5])))
-    return points
+# The progress series and its plot (ci/fuzz_plot.py, next to this script).
+from fuzz_plot import parse_log, rates, svg_plot
 
 
 def coverage(out):
@@ -228,62 +210,22 @@ def campaign_stats(out):
 def rate_warnings(points):
     """exec/s from deltas of total executions (fork mode prints 0 exec/s): a
     warning when the last third of the campaign ran at under 10% of the best."""
-    rates = []
-    for (t0, e0, _, _), (t1, e1, _, _) in zip(points, points[1:]):
-        if t1 > t0:
-            rates.append((t1, (e1 - e0) / (t1 - t0)))
     warnings = []
     if points and points[-1][0] > 0 and points[-1][1] / max(points[-1][0], 1) < 10:
         warnings.append("exec/s collapsed: %d executions in %d s. Nearly every input crashes "
                         "(each crash restarts a libFuzzer worker, which reloads libtorch): a "
                         "finding on a common path? List it in corpus/known/<backend> and "
                         "fuzz_program skips it and explores on" % (points[-1][1], points[-1][0]))
-    if len(rates) < 3:
+    rs = rates(points)
+    if len(rs) < 3:
         return warnings
-    best = max(r for _, r in rates)
-    tail = rates[-max(1, len(rates) // 3):]
+    best = max(r for _, r in rs)
+    tail = rs[-max(1, len(rs) // 3):]
     late = sum(r for _, r in tail) / len(tail)
     if best > 0 and late < 0.1 * best:
         warnings.append("exec/s collapsed: %.0f exec/s at best, %.0f exec/s over the last third "
                         "of the campaign (slow inputs, a crash loop, or memory pressure)" % (best, late))
     return warnings
-
-
-def svg_plot(points, path):
-    w, h, left, top = 640, 280, 60, 30
-    lines = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-             'font-family="monospace" font-size="11">' % (w + left + 70, h + top + 50),
-             '<text x="%d" y="18" font-size="13">fuzz_program: coverage (blue) and exec/s '
-             '(orange) over time</text>' % left,
-             '<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#999"/>'
-             % (left, top, w, h)]
-    if points:
-        t_max = max(p[0] for p in points) or 1
-        cov_min, cov_max = min(p[2] for p in points), max(p[2] for p in points)
-        eps_max = max(p[3] for p in points) or 1
-        span = (cov_max - cov_min) or 1
-
-        def poly(values, color):
-            pts = " ".join("%.1f,%.1f" % (left + w * t / t_max, top + h - h * v)
-                           for t, v in values)
-            return '<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (color, pts)
-
-        lines.append(poly([(p[0], (p[2] - cov_min) / span) for p in points], "#1f77b4"))
-        lines.append(poly([(p[0], p[3] / eps_max) for p in points], "#ff7f0e"))
-        lines.append('<text x="%d" y="%d" text-anchor="end" fill="#1f77b4">%d</text>'
-                     % (left - 4, top + 10, cov_max))
-        lines.append('<text x="%d" y="%d" text-anchor="end" fill="#1f77b4">%d</text>'
-                     % (left - 4, top + h, cov_min))
-        lines.append('<text x="%d" y="%d" fill="#ff7f0e">%d exec/s</text>'
-                     % (left + w + 4, top + 10, eps_max))
-        lines.append('<text x="%d" y="%d" text-anchor="middle">time (s), 0 .. %s</text>'
-                     % (left + w / 2, top + h + 20, t_max))
-    else:
-        lines.append('<text x="%d" y="%d">no progress lines in fuzz.log</text>'
-                     % (left + 10, top + 20))
-    lines.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
 
 
 def write_atomic(path, text):
@@ -364,7 +306,9 @@ def main():
                   % (cov["lines"]["percent"], cov["lines"]["covered"], cov["lines"]["count"],
                      cov["branches"]["percent"], cov["branches"]["covered"],
                      cov["branches"]["count"]))
-    md.append("- progress plot: `fuzz-progress.svg`")
+    md.append("- progress plot: `fuzz-progress.svg` (coverage in libFuzzer's unit, covered edges "
+              "`cov:`: %s at the end; exec/s from deltas of total executions)"
+              % (points[-1][2] if points else "no status lines"))
     if warnings:
         md += ["", "## Warnings", ""] + ["- %s" % w for w in warnings]
     md += ["", "## Findings (%d new, %d known)" % (len(new), len(known)), ""]

@@ -7,9 +7,11 @@
 #include "harness/case_job.h"
 #include "harness/cli.h"
 #include "harness/cli_common.h"
+#include "harness/export.h"
 #include "harness/json_writer.h"
 #include "harness/plan_codec.h"
 #include "harness/plan_picture.h"
+#include "oracles/judge_facts.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -75,6 +77,76 @@ void write_json(const std::string& name, const ProgramInfo& info,
   std::printf("%s\n", j.str().c_str());
 }
 
+// torch's view of `value` inside its root storage (the judge's facts, composed
+// along the alias chain): what the slice really reads, whatever the pass claimed.
+bool view_in_root(const Case& c, const ProgramInfo& info, const RewritePlan& rw, int value,
+                  judge::StridedView& out) {
+  const ValueInfo& v = info.values[value];
+  if (!v.known) return false;
+  if (value >= static_cast<int>(rw.root.size()) || !rw.is_alias(value) || v.def_op < 0) {
+    out = {v.sizes, judge::strides_for(v.sizes, c.effective_dim_order()), 0};
+    return true;
+  }
+  const Op& op = c.ops[v.def_op];
+  const int src = info.ops[v.def_op].src;
+  if (op.kind != OpKind::SliceCopy || src < 0 || src == value) return false;
+  judge::StridedView base;
+  if (!view_in_root(c, info, rw, src, base)) return false;
+  const std::vector<int64_t>& sizes = info.values[src].sizes;
+  if (!judge::slice_error(static_cast<int>(sizes.size()), op.dim, op.step).empty()) return false;
+  const judge::SliceSpan span = judge::normalize_slice_args(sizes, op.dim, op.start, op.end, op.step);
+  out = base;
+  out.offset += span.start * base.strides[span.dim];
+  out.strides[span.dim] *= span.step;
+  out.sizes[span.dim] = span.length;
+  return true;
+}
+
+// The failure to mark in the pictures: rewrite-path findings only (a copy-path
+// or oracle finding says nothing about the plan).
+bool picture_failure(const Case& c, const ProgramInfo& info, const RewritePlan& rw,
+                     const CaseSummary& s, PictureFailure& f) {
+  if (failing_path(s) != "rewrite") return false;
+  f.label = std::string(finding_kind_name(s.kind)) + ": " + s.message;
+  if (s.op < 0 || s.op >= static_cast<int>(info.ops.size())) return true;
+  f.value = info.ops[s.op].result;
+  judge::StridedView view;
+  if (f.value < 0 || !view_in_root(c, info, rw, f.value, view)) return true;
+  // Every element's offset, merged into byte runs; big views stay one band.
+  int64_t n = 1;
+  for (int64_t size : view.sizes) n *= size;
+  if (n <= 0) return true;
+  const int64_t es = static_cast<int64_t>(element_size(c.dtype));
+  if (n > (int64_t{1} << 16)) {
+    f.reads_truncated = true;
+    return true;
+  }
+  std::vector<int64_t> offsets;
+  std::vector<int64_t> index(view.sizes.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t off = view.offset;
+    for (size_t d = 0; d < index.size(); ++d) off += index[d] * view.strides[d];
+    offsets.push_back(off);
+    for (size_t d = index.size(); d-- > 0;) {
+      if (++index[d] < view.sizes[d]) break;
+      index[d] = 0;
+    }
+  }
+  std::sort(offsets.begin(), offsets.end());
+  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+  for (int64_t off : offsets) {
+    if (!f.reads.empty() && f.reads.back().second == off * es)
+      f.reads.back().second += es;
+    else
+      f.reads.push_back({off * es, (off + 1) * es});
+  }
+  if (f.reads.size() > 512) {  // too many bands to see: the whole span as one
+    f.reads = {{f.reads.front().first, f.reads.back().second}};
+    f.reads_truncated = true;
+  }
+  return true;
+}
+
 }  // namespace
 
 namespace {
@@ -131,8 +203,18 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
   const MemoryPlan& plan = plans.plan;
   const MemoryPlan& copy_plan = plans.copy_plan;
 
+  PictureFailure failure;
+  const PictureFailure* marked = picture_failure(p.c, p.info, rw, s, failure) ? &failure : nullptr;
+  if (marked && s.kind == FindingKind::ALIAS_VIOLATION && failure.value >= 0) {
+    // Where et_slice really put the alias: executed in a worker, as export does.
+    RewriteReplay replay;
+    if (collect_rewrite_replay(p.c, backend, common.options, common.isolation, replay) &&
+        static_cast<size_t>(failure.value) < replay.executed.size() &&
+        replay.executed[failure.value])
+      failure.executed_delta = replay.executed_delta[failure.value];
+  }
   if (auto svg = args.get("--svg")) {
-    if (!write_file_atomic(*svg, plan_svg(file, p.info, rw, plan), error)) {
+    if (!write_file_atomic(*svg, plan_svg(file, p.info, rw, plan, &copy_plan, marked), error)) {
       std::fprintf(stderr, "slicefuzz explain: %s\n", error.c_str());
       return 2;
     }
@@ -157,7 +239,7 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
               static_cast<long long>(plan.arena_bytes), static_cast<long long>(copy_plan.arena_bytes),
               plan.arena_bytes > copy_plan.arena_bytes
                   ? " (the rewrite grew it: an alias keeps its whole root alive)" : "");
-  std::printf("%s", plan_text_picture(p.info, rw, plan).c_str());
+  std::printf("%s", plan_text_picture(p.info, rw, plan, &copy_plan, marked).c_str());
   std::printf("  # live, + kept alive by aliases, = alias (shares its root's bytes)\n\n");
   std::printf("comparison:\n  oracle:  %s\n  copy:    %s\n  rewrite: %s\n",
               path_status(s, "oracle", 0).c_str(), path_status(s, "copy", 1).c_str(),

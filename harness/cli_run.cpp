@@ -76,7 +76,13 @@ void save_finding(const std::string& dir, const std::string& slug, const Case& c
                         std::string(finding_kind_name(t.finding.kind)) + ": " + t.finding.message +
                         "\n" + print_case(t.small),
                     error);
-  write_file_atomic(base + ".py", export_python(t.small, t.finding, common.backend->name), error);
+  RewriteReplay replay;
+  const bool have_replay = collect_rewrite_replay(t.small, *common.backend, common.options,
+                                                  common.isolation, replay);
+  write_file_atomic(base + ".py",
+                    export_python(t.small, t.finding, common.backend->name,
+                                  have_replay ? &replay : nullptr),
+                    error);
   write_file_atomic(base + "_test.cpp",
                     export_gtest(t.small, t.finding, common.backend->name, slug), error);
 }

@@ -108,7 +108,12 @@ int cli_export(int argc, char** argv) {
   char hash[16];
   std::snprintf(hash, sizeof hash, "_%08x", h);
   stem += hash;
-  const std::string text = python ? export_python(c, finding, common.backend->name)
+  // The rewrite replay needs the backend's own decisions: asked in workers.
+  RewriteReplay replay;
+  const bool have_replay = python && collect_rewrite_replay(c, *common.backend, common.options,
+                                                            common.isolation, replay);
+  const std::string text = python ? export_python(c, finding, common.backend->name,
+                                                  have_replay ? &replay : nullptr)
                                   : export_gtest(c, finding, common.backend->name, stem);
   if (auto out = args.get("-o")) {
     std::string error;

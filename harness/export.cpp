@@ -1,23 +1,15 @@
 #include "harness/export.h"
 
 #include <cctype>
+#include <cstdio>
 
+#include "oracles/values.h"
+#include "program/arena_executor.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
 
-namespace {
-
-// Case names are identifiers but may be Python keywords or the script's own names.
-std::string py(const std::string& name) { return "v_" + name; }
-
-std::string py_opt(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "None"; }
-
-std::string py_list(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
+namespace export_text {
 
 std::string finding_line(const CaseSummary& f) {
   if (!f.failed) return "no finding (the case passed when exported)";
@@ -39,125 +31,59 @@ std::string comment_block(const std::string& text, const char* prefix) {
   return out;
 }
 
-constexpr const char* kPythonPrelude = R"py(import sys
-import torch
+}  // namespace export_text
 
-torch.set_num_threads(1)
+using export_text::comment_block;
+using export_text::finding_line;
 
-
-def fill(n, dtype):
-    """slicefuzz's documented input fill, by row-major element index i."""
-    i = torch.arange(n, dtype=torch.int64)
-    if dtype == torch.bool:
-        return i % 3 == 1
-    if dtype == torch.uint8:
-        return (i % 251).to(dtype)
-    if dtype in (torch.int8, torch.bfloat16):
-        return (i % 251 - 125).to(torch.float32 if dtype == torch.bfloat16 else torch.int64).to(dtype)
-    if dtype == torch.int16:
-        return (i % 32749 - 16374).to(dtype)
-    if dtype in (torch.int32, torch.int64):
-        return i.to(dtype)
-    if dtype == torch.float16:
-        return ((i % 2039 - 1019).to(torch.float32) / 2).to(dtype)
-    if dtype == torch.float32:
-        return (i % (1 << 22)).to(torch.float32) + 0.5
-    return i.to(torch.float64) + 0.25
-
-
-def empty_with_dim_order(sizes, dim_order, dtype):
-    """A fresh tensor whose memory order is dim_order (outermost first)."""
-    permuted = [sizes[d] for d in dim_order]
-    inverse = [0] * len(dim_order)
-    for i, d in enumerate(dim_order):
-        inverse[d] = i
-    return torch.empty(permuted, dtype=dtype).permute(inverse)
-
-
-def slice_copy(t, dim, start, end, step):
-    """aten::slice_copy with copy semantics. libtorch 1.13 cannot take every int64,
-    so start/end are clamped into [-(size+1), size+1] and step into [1, max(size, 1)]
-    first: equivalent values (slicefuzz's oracle-domain adapter)."""
-    size = t.size(dim) if t.dim() > 0 and -t.dim() <= dim < t.dim() else 0
-    clamp = lambda v: None if v is None else max(-(size + 1), min(size + 1, v))
-    if step > 0:
-        step = min(step, max(size, 1))
-    view = torch.ops.aten.slice(t, dim, clamp(start), clamp(end), step)
-    out = empty_with_dim_order(list(view.shape), DIM_ORDER, t.dtype)
-    out.copy_(view)
-    return out
-
-
-def add_(t, k):
-    if t.dtype == torch.bool:  # slicefuzz defines bool add_ as addition mod 2
-        if k & 1:
-            t.logical_not_()
-    else:
-        t.add_(k)
-
-
-def copy_(dst, src):
-    if list(dst.shape) != list(src.shape):
-        raise RuntimeError("copy_: sizes differ (slicefuzz programs do not broadcast)")
-    dst.copy_(src.clone())
-
-
-def clone(t):
-    out = empty_with_dim_order(list(t.shape), DIM_ORDER, t.dtype)
-    out.copy_(t)
-    return out
-
-)py";
-
-}  // namespace
-
-std::string export_python(const Case& c, const CaseSummary& f, const std::string& backend) {
-  std::string s = "#!/usr/bin/python3\n";
-  // Debian's interpreter by absolute path: another python3 first on PATH has no
-  // torch (DESIGN section 7).
-  s += "# slicefuzz reproducer. Run with Debian's python3-torch (torch 1.13):\n";
-  s += "#   /usr/bin/python3 THIS_FILE\n";
-  s += "# It rebuilds the case in PyTorch with copy semantics and prints what every\n";
-  s += "# output must be. The system under test (backend '" + backend + "') got instead:\n";
-  s += comment_block(finding_line(f), "#   ");
-  s += "# The case:\n" + comment_block(print_case(c), "#   ") + "\n";
-  s += kPythonPrelude;
-  s += "DTYPE = torch." + std::string(scalar_type_name(c.dtype)) + "\n";
-  s += "SIZES = " + py_list(c.sizes) + "\n";
-  std::vector<int64_t> order;
-  for (int d : c.effective_dim_order()) order.push_back(d);
-  s += "DIM_ORDER = " + py_list(order) + "\n";
-  s += "FINDING = " + std::string("'''") + finding_line(f) + "'''\n\n";
-  s += py(c.input) + " = empty_with_dim_order(SIZES, DIM_ORDER, DTYPE)\n";
-  s += py(c.input) + ".copy_(fill(" + py(c.input) + ".numel(), DTYPE).reshape(SIZES))\n";
-  s += "ops = [\n";
-  for (size_t i = 0; i < c.ops.size(); ++i)
-    s += "    " + std::string("'''") + print_op(c.ops[i]) + "''',\n";
-  s += "]\n";
-  s += "step = 0\ntry:\n";
-  for (size_t i = 0; i < c.ops.size(); ++i) {
-    const Op& op = c.ops[i];
-    s += "    step = " + std::to_string(i) + "\n    ";
-    switch (op.kind) {
-      case OpKind::SliceCopy:
-        s += py(op.result) + " = slice_copy(" + py(op.src) + ", " + std::to_string(op.dim) + ", " +
-             py_opt(op.start) + ", " + py_opt(op.end) + ", " + std::to_string(op.step) + ")\n";
-        break;
-      case OpKind::Clone: s += py(op.result) + " = clone(" + py(op.src) + ")\n"; break;
-      case OpKind::Add: s += "add_(" + py(op.target) + ", " + std::to_string(op.scalar) + ")\n"; break;
-      case OpKind::Copy: s += "copy_(" + py(op.target) + ", " + py(op.src) + ")\n"; break;
-    }
-  }
-  if (c.ops.empty()) s += "    pass\n";
-  s += "except Exception as e:  # the op must fail in every path\n";
-  s += "    print('expected: op %d `%s` raises: %s' % (step, ops[step], str(e).splitlines()[0]))\n";
-  s += "    print('slicefuzz finding:', FINDING)\n    sys.exit(0)\n\n";
-  s += "torch.set_printoptions(precision=10, threshold=10000)\n";
-  for (const std::string& o : c.outputs)
-    s += "print('expected " + o + ":', list(" + py(o) + ".shape), " + py(o) +
-         ".contiguous().flatten().tolist())\n";
-  s += "print('slicefuzz finding:', FINDING)\n";
-  return s;
+bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOptions& options,
+                            const IsolationOptions& isolation, RewriteReplay& out) {
+  // The judge's analysis runs here; the pass, the planners and the executor only
+  // in the workers.
+  ParseResult p = parse_case(print_case(c), "export", options.byte_budget);
+  if (!p.ok) return false;
+  out.never_grows_arena = backend.never_grows_arena;
+  bool have_plans = false;
+  // Job 0 asks the pass and the planners; job 1 also executes the rewrite path to
+  // learn where et_slice really put each alias. Job 1 may die (an unsound plan on
+  // a poisoned arena): job 0's answer is already in by then.
+  run_jobs(
+      2,
+      [&](size_t job, const std::string&) {
+        PlansForExplain made;
+        made.rewrite = backend.pass(p.c, p.info);
+        made.plan = backend.planner(p.c, p.info, made.rewrite);
+        if (job == 0) {
+          made.copy_plan = backend.planner(p.c, p.info, copy_only_plan(p.c, p.info));
+          return encode_plans(made);
+        }
+        RewritePathResult rw = run_rewrite_path(p.c, p.info, make_input_value(p.c.dtype, p.c.sizes),
+                                                made.rewrite, made.plan, backend.kernels);
+        std::string text;
+        for (const AliasRecord& a : rw.aliases)
+          text += std::to_string(a.value) + " " + std::to_string(a.delta_bytes) + "\n";
+        return text;
+      },
+      nullptr,
+      [&](size_t job, const JobOutcome& o) {
+        if (o.status != JobOutcome::Status::Ok) return false;
+        if (job == 0) return have_plans = decode_plans(o.text, out.plans);
+        const size_t n = p.info.values.size();
+        out.executed_delta.assign(n, 0);
+        out.executed.assign(n, false);
+        size_t pos = 0;
+        while (pos < o.text.size()) {
+          long long v = -1, d = 0;
+          if (std::sscanf(o.text.c_str() + pos, "%lld %lld", &v, &d) == 2 && v >= 0 &&
+              static_cast<size_t>(v) < n)
+            out.executed_delta[v] = d, out.executed[v] = true;
+          const size_t nl = o.text.find('\n', pos);
+          pos = nl == std::string::npos ? o.text.size() : nl + 1;
+        }
+        return true;
+      },
+      isolation);
+  return have_plans;
 }
 
 std::string export_gtest(const Case& c, const CaseSummary& f, const std::string& backend,

@@ -39,8 +39,19 @@ bool drop_dim(Case& c, int removed) {
   return true;
 }
 
+bool has_empty_dim(const Case& c) {
+  for (int64_t s : c.sizes)
+    if (s == 0) return true;
+  return false;
+}
+
 // Candidates simplest-first: the bigger the step toward a small case, the earlier.
-std::vector<Case> candidates(const Case& c, int64_t budget) {
+// Sizes shrink toward 1, never to 0, unless `allow_empty`: an empty tensor makes
+// almost every finding vanish into "0 of 0 elements", a message nobody can act
+// on, so a finding seen on non-empty data is minimised on non-empty data. Empty
+// sizes are tried last, and only when the original case had an empty dim (then
+// emptiness may be the trigger, e.g. an empty alias outside its root).
+std::vector<Case> candidates(const Case& c, int64_t budget, bool allow_empty) {
   std::vector<Case> out;
   auto add = [&](Case k) {
     canonicalize(k);
@@ -61,9 +72,9 @@ std::vector<Case> candidates(const Case& c, int64_t budget) {
     Case k = c;
     if (drop_dim(k, d)) add(k);
   }
-  for (size_t d = 0; d < c.sizes.size(); ++d)  // shrink sizes
-    for (int64_t s : {int64_t{0}, int64_t{1}, c.sizes[d] / 2, c.sizes[d] - 1})
-      if (s >= 0 && s < c.sizes[d]) {
+  for (size_t d = 0; d < c.sizes.size(); ++d)  // shrink sizes toward 1
+    for (int64_t s : {int64_t{1}, c.sizes[d] / 2, c.sizes[d] - 1})
+      if (s >= 1 && s < c.sizes[d]) {
         Case k = c;
         k.sizes[d] = s;
         add(k);
@@ -103,6 +114,12 @@ std::vector<Case> candidates(const Case& c, int64_t budget) {
     k.dtype = ScalarType::Float;
     add(k);
   }
+  for (size_t d = 0; allow_empty && d < c.sizes.size(); ++d)  // empty, last of all
+    if (c.sizes[d] > 0) {
+      Case k = c;
+      k.sizes[d] = 0;
+      add(k);
+    }
   return out;
 }
 
@@ -143,6 +160,7 @@ MinimizeResult minimize_case(const Case& original, const Backend& backend,
   if (!res.reproduced) return res;
   const FindingKind kind = res.finding.kind;
   const std::string op_kind = finding_op_kind(original, res.finding);
+  const bool allow_empty = has_empty_dim(original);
 
   for (bool progress = true; progress;) {
     progress = false;
@@ -150,7 +168,7 @@ MinimizeResult minimize_case(const Case& original, const Backend& backend,
       res.timed_out = true;
       break;
     }
-    std::vector<Case> cands = candidates(res.minimized, options.byte_budget);
+    std::vector<Case> cands = candidates(res.minimized, options.byte_budget, allow_empty);
     run_jobs(cands.size(), job, [&](size_t i) { return print_case(cands[i]); },
              [&](size_t i, const JobOutcome& o) {
                ++res.candidates;

@@ -1,7 +1,12 @@
 // Pictures of a memory plan: program steps on one axis, arena bytes on the other,
-// each tensor a box, aliases inside their root, lifetime extensions visible.
+// each tensor a box, aliases inside their root, lifetime extensions visible. The
+// copy-only plan of the same program is drawn beside (the rewrite is not always a
+// memory win), and a failing case marks its failure.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "program/program_info.h"
 #include "program/memory_planner.h"
@@ -9,14 +14,34 @@
 
 namespace slicefuzz {
 
+// A rewrite-path failure to mark. `value` is the value the failing op defines
+// (-1: none, only the label is drawn). `reads` are the byte ranges, from its
+// root's first byte, that the op's slice really reads (torch's view: strided, with
+// gaps for a step > 1); the alias claims [delta, delta + nbytes) instead.
+struct PictureFailure {
+  std::string label;  // "UNSOUND_REWRITE: op 0 `y = ...` ..."
+  int value = -1;
+  std::vector<std::pair<int64_t, int64_t>> reads;  // [begin, end) bytes
+  bool reads_truncated = false;                    // too many runs to draw each
+  // Where the backend's et_slice really put the alias (bytes from its root), when
+  // that differs from the plan's delta (ALIAS_VIOLATION); -1: not known.
+  int64_t executed_delta = -1;
+};
+
 // Text: one row per tensor, one column per step.
 //   '#' the tensor is live on its own, '+' live only because an alias still
 //   reads it (the extension), '=' an alias (no bytes of its own).
+// With copy_plan, the copy-only plan follows; with failure, the failing row is
+// marked and the failure is named.
 std::string plan_text_picture(const ProgramInfo& info, const RewritePlan& rewrite,
-                              const MemoryPlan& plan);
+                              const MemoryPlan& plan, const MemoryPlan* copy_plan = nullptr,
+                              const PictureFailure* failure = nullptr);
 
-// A standalone SVG document.
+// A standalone SVG document: the rewrite plan, and the copy-only plan beside it
+// on the same byte scale when given.
 std::string plan_svg(const std::string& title, const ProgramInfo& info,
-                     const RewritePlan& rewrite, const MemoryPlan& plan);
+                     const RewritePlan& rewrite, const MemoryPlan& plan,
+                     const MemoryPlan* copy_plan = nullptr,
+                     const PictureFailure* failure = nullptr);
 
 }  // namespace slicefuzz

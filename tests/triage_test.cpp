@@ -62,6 +62,46 @@ TEST(Minimizer, ShrinksAPlantedTwelveOpProgramToAtMostThreeOps) {
   EXPECT_EQ(print_case(again.minimized), print_case(r.minimized));
 }
 
+// An output made an alias reproduces on an empty tensor too, where the message
+// says "0 of 0 elements"; the minimiser keeps the data non-empty (sizes shrink
+// toward 1) and the finding kind.
+TEST(Minimizer, PrefersTheSmallestNonEmptySizes) {
+  ParseResult p = parse_case(R"(slicefuzz-case 1
+dtype float32
+input x [6, 4]
+y = slice_copy(x, dim=0, start=2, end=4, step=1)
+c = clone(y)
+output y, c
+)");
+  ASSERT_TRUE(p.ok) << p.error;
+  MinimizeResult r = minimize_case(p.c, *find_backend("faulty-output-rule"), RunOptions{},
+                                   IsolationOptions{}, 60);
+  ASSERT_TRUE(r.reproduced);
+  EXPECT_EQ(r.finding.kind, FindingKind::UNSOUND_REWRITE) << r.finding.message;
+  for (int64_t size : r.minimized.sizes) EXPECT_EQ(size, 1) << print_case(r.minimized);
+  EXPECT_EQ(r.finding.message.find("0 of 0"), std::string::npos) << r.finding.message;
+}
+
+// A finding first seen on an empty input may need the emptiness: there size 0
+// stays allowed (tried after every other candidate).
+TEST(Minimizer, KeepsEmptySizesWhenTheOriginalWasEmpty) {
+  ParseResult p = parse_case(R"(slicefuzz-case 1
+dtype float32
+input x [0, 5]
+y = slice_copy(x, dim=1, start=3, end=None, step=1)
+c = clone(y)
+output c
+)");
+  ASSERT_TRUE(p.ok) << p.error;
+  MinimizeResult r = minimize_case(p.c, *find_backend("faulty-empty-alias"), RunOptions{},
+                                   IsolationOptions{}, 60);
+  ASSERT_TRUE(r.reproduced);
+  EXPECT_EQ(r.finding.kind, FindingKind::ALIAS_VIOLATION) << r.finding.message;
+  bool empty = false;
+  for (int64_t size : r.minimized.sizes) empty = empty || size == 0;
+  EXPECT_TRUE(empty) << print_case(r.minimized);
+}
+
 TEST(Minimizer, ReportsAPassingCaseAsNotReproduced) {
   MinimizeResult r =
       minimize_case(planted(), *find_backend("reference"), RunOptions{}, IsolationOptions{}, 30);
