@@ -101,6 +101,7 @@ cleanup() {
   if [ "${SLICEFUZZ_CHROOT_KEEP:-0}" = 1 ]; then say "kept $TMP"; else rm -rf "$TMP"; fi
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT HUP  # so that cleanup unmounts /proc when ctest's timeout ends the test
 export OUT="$TMP/out"
 say "building \$OUT with ci/oss-fuzz-build.sh${SLICEFUZZ_EXECUTORCH_SRC:+ (ExecuTorch backends from $SLICEFUZZ_EXECUTORCH_SRC)}"
 bash ci/oss-fuzz-build.sh >"$TMP/build.log" 2>&1 || { tail -30 "$TMP/build.log" >&2; fail "ci/oss-fuzz-build.sh failed"; }
