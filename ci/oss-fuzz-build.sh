@@ -77,8 +77,10 @@ while read -r name path; do
   is_libc_part "$name" && continue
   cp -L "$path" "$LIBDIR/$name"
   chmod u+w "$LIBDIR/$name"
+  # shellcheck disable=SC2016  # $ORIGIN is for the dynamic loader, not the shell
   patchelf --set-rpath '$ORIGIN' "$LIBDIR/$name"
 done < <(awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' "$WORK/ldd-before.txt")
+# shellcheck disable=SC2016
 patchelf --set-rpath '$ORIGIN/lib' "$OUT/fuzz_program"
 
 # Check: everything resolves, and nothing but the C library from outside $OUT.

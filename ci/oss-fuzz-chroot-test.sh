@@ -128,7 +128,7 @@ in_root /usr/bin/ldd /out/fuzz_program >"$TMP/ldd.txt" 2>&1 || { cat "$TMP/ldd.t
 if grep -q 'not found' "$TMP/ldd.txt"; then grep 'not found' "$TMP/ldd.txt" >&2; fail "unresolved libraries in the chroot"; fi
 outside=$(awk '$2 == "=>" && $3 !~ /^\/out\/lib\// { print $1 }' "$TMP/ldd.txt" |
   grep -vE '^(libc|libm|libpthread|libdl|librt|libresolv|libutil|libanl|libmvec)\.so\.' || true)
-[ -z "$outside" ] || fail "resolved from the base system instead of /out/lib: $(echo $outside)"
+[ -z "$outside" ] || fail "resolved from the base system instead of /out/lib: $(echo "$outside" | tr '\n' ' ')"
 bundled=$(awk '$3 ~ /^\/out\/lib\// { n++ } END { print n + 0 }' "$TMP/ldd.txt")
 say "ldd in the chroot: $bundled libraries from /out/lib, the rest is glibc"
 
