@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package slicefuzz needs to build, test and fuzz.
+# Installs every Debian 12 package slicefuzz needs to build, test and fuzz
+# (patchelf bundles the OSS-Fuzz build's libraries, debootstrap makes the root
+# file system of ci/oss-fuzz-chroot-test.sh).
 # Idempotent, and fast when everything is present (no apt-get update then).
 set -euo pipefail
 
@@ -8,7 +10,7 @@ PACKAGES=(
   cmake ninja-build pkg-config
   libtorch-dev python3-torch
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
-  zip
+  zip patchelf debootstrap
 )
 
 missing=()

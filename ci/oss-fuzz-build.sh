@@ -1,24 +1,43 @@
 #!/usr/bin/env bash
 # Builds fuzz_program the way OSS-Fuzz and ClusterFuzzLite expect: with their
 # $CC/$CXX/$CFLAGS/$CXXFLAGS (sanitizers chosen by the infrastructure) and
-# $LIB_FUZZING_ENGINE, into $OUT with
-#   fuzz_program, fuzz_program_seed_corpus.zip, fuzz_program.dict, fuzz_program.options.
-# The build image needs the Debian packages of ci/install-deps.sh (libtorch-dev,
-# librapidcheck-dev, cmake, ninja-build, zip).
+# $LIB_FUZZING_ENGINE, into a self-contained $OUT:
+#   fuzz_program                   RUNPATH $ORIGIN/lib
+#   lib/                           every shared library it needs except the C
+#                                  library's own (libc, libm, ld.so, ...), each
+#                                  with RUNPATH $ORIGIN (libtorch and its closure)
+#   fuzz_program_seed_corpus.zip   corpus/seeds + corpus/regression
+#   fuzz_program.dict, fuzz_program.options
+# so $OUT runs on a machine that has nothing but a base system (glibc at least as
+# new as the build's; the script prints the version it needs). ci/oss-fuzz-chroot-test.sh
+# proves it in a fresh Debian 12 minbase root file system.
+#
+# The build needs the Debian packages of ci/install-deps.sh (libtorch-dev,
+# librapidcheck-dev, cmake, ninja-build, zip, patchelf).
 # Locally: OUT=/tmp/ossfuzz-out ci/oss-fuzz-build.sh (defaults: clang-14, ASan, libFuzzer).
+# SLICEFUZZ_EXECUTORCH_SRC=DIR builds the ExecuTorch backends in (a static
+# library, so $OUT/lib does not change); SLICEFUZZ_CMAKE_ARGS adds CMake
+# arguments (e.g. -DTorch_DIR=... for a libtorch outside the system's paths).
 set -euo pipefail
 SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
 : "${OUT:?set OUT to the output directory}"
 : "${CC:=clang-14}" "${CXX:=clang++-14}"
 : "${CFLAGS:=-fsanitize=address,fuzzer-no-link}" "${CXXFLAGS:=-fsanitize=address,fuzzer-no-link}"
 : "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}"
-WORK=${WORK:-$SRC_DIR/build/oss-fuzz}
+# OSS-Fuzz's base-builder adds -stdlib=libc++; libtorch is built against
+# libstdc++, so every object linked with it must use libstdc++ too.
+CXXFLAGS=${CXXFLAGS//-stdlib=libc++/}
+ET_SRC=${SLICEFUZZ_EXECUTORCH_SRC:-}
+WORK=${WORK:-$SRC_DIR/build/oss-fuzz${ET_SRC:+-executorch}}
 mkdir -p "$OUT" "$WORK"
+command -v patchelf >/dev/null || { echo "oss-fuzz-build: patchelf is missing (ci/install-deps.sh installs it)" >&2; exit 2; }
 
+# shellcheck disable=SC2086  # SLICEFUZZ_CMAKE_ARGS is a list of arguments
 cmake -S "$SRC_DIR" -B "$WORK" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
-  -DSLICEFUZZ_FUZZ=ON -DSLICEFUZZ_FUZZ_ENGINE="$LIB_FUZZING_ENGINE"
+  -DSLICEFUZZ_FUZZ=ON -DSLICEFUZZ_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
+  -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" ${SLICEFUZZ_CMAKE_ARGS:-}
 cmake --build "$WORK" --target fuzz_program
 cp "$WORK/fuzz_program" "$OUT/fuzz_program"
 cp "$SRC_DIR/corpus/slicefuzz.dict" "$OUT/fuzz_program.dict"
@@ -31,4 +50,51 @@ max_len = 4096
 rss_limit_mb = 4096
 timeout = 25
 OPTIONS
+
+# ---- Bundle the shared libraries. The C library's own libraries stay the
+# system's: they are tied to the dynamic loader (whose path is fixed in the
+# executable) and every base system has them.
+is_libc_part() {
+  case "$1" in
+    linux-vdso.so.*|ld-linux*.so.*|libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*| \
+    libresolv.so.*|libutil.so.*|libanl.so.*|libmvec.so.*|libBrokenLocale.so.*|libnss_*.so.*| \
+    libthread_db.so.*|libc_malloc_debug.so.*) return 0 ;;
+  esac
+  return 1
+}
+LIBDIR="$OUT/lib"
+rm -rf "$LIBDIR"
+mkdir -p "$LIBDIR"
+# ldd gives the whole closure as "NEEDED-name => resolved path (address)"; the
+# copy is named by the NEEDED name (what the loader looks for), symlinks resolved.
+env -u LD_LIBRARY_PATH ldd "$OUT/fuzz_program" >"$WORK/ldd-before.txt"
+if grep -q 'not found' "$WORK/ldd-before.txt"; then
+  echo "oss-fuzz-build: the build machine cannot resolve every library:" >&2
+  grep 'not found' "$WORK/ldd-before.txt" >&2
+  exit 1
+fi
+while read -r name path; do
+  is_libc_part "$name" && continue
+  cp -L "$path" "$LIBDIR/$name"
+  chmod u+w "$LIBDIR/$name"
+  # shellcheck disable=SC2016  # $ORIGIN is for the dynamic loader, not the shell
+  patchelf --set-rpath '$ORIGIN' "$LIBDIR/$name"
+done < <(awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' "$WORK/ldd-before.txt")
+# shellcheck disable=SC2016
+patchelf --set-rpath '$ORIGIN/lib' "$OUT/fuzz_program"
+
+# Check: everything resolves, and nothing but the C library from outside $OUT.
+env -u LD_LIBRARY_PATH ldd "$OUT/fuzz_program" >"$WORK/ldd-after.txt"
+bad=$(awk -v lib="$(cd "$LIBDIR" && pwd -P)/" '
+  $2 == "=>" && $3 == "not" { print; next }
+  $2 == "=>" && index($3, lib) != 1 { print }' "$WORK/ldd-after.txt" |
+  while read -r name rest; do is_libc_part "$name" || echo "$name $rest"; done)
+if [ -n "$bad" ]; then
+  echo "oss-fuzz-build: libraries not resolved from $LIBDIR:" >&2
+  echo "$bad" >&2
+  exit 1
+fi
+glibc_needed=$( { objdump -T "$OUT/fuzz_program" "$LIBDIR"/* 2>/dev/null || true; } |
+  grep -o 'GLIBC_[0-9][0-9.]*' | sort -u -V | tail -1)
 echo "built into $OUT: $(ls "$OUT" | tr '\n' ' ')"
+echo "bundled $(ls "$LIBDIR" | wc -l) libraries into $LIBDIR ($(du -sh "$LIBDIR" | cut -f1)); \$OUT is $(du -sh "$OUT" | cut -f1); needs ${glibc_needed:-glibc} or newer from the system"
