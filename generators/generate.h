@@ -3,12 +3,26 @@
 #pragma once
 #include <cstdint>
 
+#include <string>
+
 #include "program/case.h"
+#include "program/program_info.h"
 
 namespace slicefuzz {
 
 // Deterministic: the same (seed, index) always gives the same, well-formed case
 // (it passes analyze() with the default byte budget).
 Case generate_case(uint64_t seed, uint64_t index);
+
+// A backend's declared limits (backends/backend.h: why a case lies outside them,
+// or ""). Passed as plain data-in, reason-out; nullptr means no limits.
+using OutsideLimits = std::string (*)(const Case& c, const ProgramInfo& info);
+
+// Like generate_case, but spends most cases inside the declared limits: when case
+// (seed, index) lies outside them, up to 8 further cases keyed (seed, index,
+// attempt) are tried and the first inside wins. Every tenth index is left as
+// generated, so refusals (UNSUPPORTED) stay tested. Deterministic for
+// (seed, index, limits); without limits it is exactly generate_case.
+Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside);
 
 }  // namespace slicefuzz

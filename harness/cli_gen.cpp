@@ -1,6 +1,6 @@
 // `slicefuzz gen --count N --seed S --out DIR`: generated cases as .case files.
 // `slicefuzz gen --index I --seed S --out DIR`: exactly case I of seed S, the
-// case `run --seed S` ran as case I (both call generate_case(S, I)).
+// case `run --seed S` ran as case I (both call generate_case_within(S, I, limits)).
 #include <cstdio>
 #include <filesystem>
 
@@ -48,7 +48,8 @@ int cli_gen(int argc, char** argv) {
     return 2;
   }
   for (int64_t i = first; i < first + count; ++i) {
-    Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(i));
+    Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(i),
+                                  common.backend->outside_limits);
     char name[64];
     std::snprintf(name, sizeof name, "gen-%lld-%06lld.case", static_cast<long long>(seed),
                   static_cast<long long>(i));

@@ -1,6 +1,6 @@
 // `slicefuzz run --time S | --count N [--seed S] [--jobs N] [--out DIR]`: a
 // campaign of generated cases (no libFuzzer), reproducible from the seed: case i
-// of seed S is always generate_case(S, i). A live progress line goes to stderr;
+// of seed S is always generate_case_within(S, i, the backend's limits). A live progress line goes to stderr;
 // each new finding signature is minimised and exported into --out.
 // --stop-at-first ends the campaign at the first finding (the self-test's
 // "cases until the first finding").
@@ -138,7 +138,8 @@ int cli_run(int argc, char** argv) {
     run_jobs(
         n,
         [&](size_t i, const std::string&) {
-          Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i));
+          Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i),
+                                        common.backend->outside_limits);
           return run_case_text_job(print_case(c), *common.backend, common.options);
         },
         nullptr,
@@ -153,7 +154,8 @@ int cli_run(int argc, char** argv) {
           for (const std::string& r : s.rules) ++camp.rules[r];
           if (!s.unsupported.empty()) ++camp.unsupported[s.unsupported];
           if (s.failed) {
-            Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i));
+            Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i),
+                                        common.backend->outside_limits);
             const std::string first = finding_signature(c, s);
             auto it = camp.root_of.find(first);
             if (it == camp.root_of.end()) {

@@ -25,6 +25,7 @@
 #include "harness/known.h"
 #include "harness/runner.h"
 #include "harness/signature.h"
+#include "oracles/analysis.h"
 #include "program/case_format.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
@@ -166,9 +167,19 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   } else if (rng() % 2) {
     return LLVMFuzzerMutate(data, size, max_size);
   } else {
-    c = slicefuzz::generate_case(seed, rng() % 1000);
+    c = slicefuzz::generate_case_within(seed, rng() % 1000, g_backend->outside_limits);
   }
-  slicefuzz::mutate_case(c, rng, g_budget);
+  // Most mutants inside the backend's declared limits: a mutant outside them is
+  // retried (up to three times) except one time in ten, so refusals stay tested.
+  const slicefuzz::Case original = c;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    if (attempt) c = original;
+    slicefuzz::mutate_case(c, rng, g_budget);
+    if (!g_backend->outside_limits || rng() % 10 == 0) break;
+    slicefuzz::ProgramInfo info;
+    slicefuzz::AnalysisError err;
+    if (slicefuzz::analyze(c, g_budget, info, err) && g_backend->outside_limits(c, info).empty()) break;
+  }
   size_t n = emit(slicefuzz::print_case(c), data, max_size);
   return n ? n : LLVMFuzzerMutate(data, size, max_size);
 }
