@@ -80,11 +80,18 @@ fail() {
 mkdir -p "$OUT/artifacts" "$OUT/findings" "$CORPUS" || fail "cannot create $OUT or $CORPUS"
 OUT_ABS=$(cd "$OUT" && pwd)
 
-step "build (fuzz and coverage presets; log in $OUT/build.log)"
+# ExecuTorch's real code as a system under test, as in ci/test.sh: a user's
+# checkout through SLICEFUZZ_EXECUTORCH_SRC, else the snapshot beside the repo.
+ET_SRC=${SLICEFUZZ_EXECUTORCH_SRC:-}
+if [ -z "$ET_SRC" ] && [ -d ../shared/executorch/runtime ]; then ET_SRC=$(cd ../shared/executorch && pwd); fi
+
+step "build (fuzz and coverage presets${ET_SRC:+, ExecuTorch from $ET_SRC}; log in $OUT/build.log)"
 {
   bash ci/install-deps.sh &&
-    cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_program slicefuzz &&
-    cmake --preset coverage && cmake --build --preset coverage --target slicefuzz
+    cmake --preset fuzz -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" &&
+    cmake --build --preset fuzz --target fuzz_program slicefuzz &&
+    cmake --preset coverage -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" &&
+    cmake --build --preset coverage --target slicefuzz
 } >"$OUT/build.log" 2>&1 || fail "build (see $OUT/build.log)"
 
 step "working corpus $CORPUS"
@@ -229,7 +236,7 @@ if ls "$KNOWN_DIR"/*.case >/dev/null 2>&1; then
     "$KNOWN_DIR" >"$OUT/known-replay.tsv" 2>/dev/null
 fi
 
-step "coverage of kernels/, program/ and backends/ from replaying the corpus"
+step "coverage of kernels/, program/, backends/ (and ExecuTorch when built in) from replaying the corpus"
 PROF="$OUT/profraw"
 mkdir -p "$PROF"
 # In-process (a forked worker's _exit writes no profile); capped like the rest.
@@ -241,6 +248,8 @@ find "$CORPUS" -maxdepth 1 -type f ! -name '*.tmp.*' -print0 |
 llvm-profdata-14 merge -sparse "$PROF"/*.profraw -o "$OUT/coverage.profdata" ||
   fail "llvm-profdata merge"
 SOURCES=("$PWD/kernels" "$PWD/program" "$PWD/backends")
+# An external system under test built in is covered too (its kernels and runtime).
+[ -n "$ET_SRC" ] && SOURCES+=("$ET_SRC/kernels/portable" "$ET_SRC/kernels/prim_ops" "$ET_SRC/runtime")
 llvm-cov-14 show build/coverage/slicefuzz -instr-profile="$OUT/coverage.profdata" \
   -format=html -output-dir="$OUT/coverage" "${SOURCES[@]}" >/dev/null || fail "llvm-cov show"
 llvm-cov-14 export build/coverage/slicefuzz -instr-profile="$OUT/coverage.profdata" \
