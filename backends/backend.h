@@ -23,6 +23,8 @@ struct Backend {
   bool tolerates_missed_rewrite = false;
   // Promises that the rewrite never grows the arena (MEMORY_REGRESSION otherwise).
   bool never_grows_arena = false;
+  // The alignment its planner promises for every tensor's offset (ExecuTorch's: 16).
+  int64_t arena_alignment = kArenaAlignment;
   // How its rewrite path materialises aliases (the reference checks both).
   AliasMode alias_mode = AliasMode::RuntimeOp;
   // Documented limits: why a case lies outside what the backend supports, or ""

@@ -224,7 +224,7 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
   report.arena_bytes = plan.arena_bytes;
   report.copy_arena_bytes = copy_plan.arena_bytes;
   const std::vector<int64_t> torch_delta = torch_alias_deltas(c, info, torch, rewrite);
-  std::string violation = check_plan(c, info, rewrite, plan, torch_delta);
+  std::string violation = check_plan(c, info, rewrite, plan, torch_delta, backend.arena_alignment);
   if (!violation.empty()) {
     report.findings.push_back(finding(FindingKind::PLAN_VIOLATION, "rewrite", -1, violation));
     return report;
@@ -275,7 +275,7 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
       }
       RewritePlan srw = backend.pass(shadow, si);
       MemoryPlan splan = backend.planner(shadow, si, srw);
-      if (check_plan(shadow, si, srw, splan).empty()) {
+      if (check_plan(shadow, si, srw, splan, {}, backend.arena_alignment).empty()) {
         RewritePathResult srun =
             run_rewrite_path(shadow, si, shadow_input, srw, splan, backend.kernels,
                              runtime_op ? AliasMode::RuntimeOp : AliasMode::Planned);
