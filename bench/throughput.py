@@ -131,6 +131,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--skip-fork", action="store_true")
+    ap.add_argument("--compare", help="a directory holding another fuzz_program build (e.g. a "
+                    "copy of the previous one) to measure beside the current one")
     ap.add_argument("--out", default="out/throughput")
     a = ap.parse_args()
 
@@ -138,6 +140,7 @@ def main():
     ceiling = os.path.join(a.build, "fuzz_ceiling")
     cli = os.path.join(a.build, "slicefuzz")
     base = os.path.join(a.baseline_build, "fuzz_program") if a.baseline_build else None
+    prev = os.path.join(a.compare, "fuzz_program") if a.compare else None
     files = sorted(glob.glob(os.path.join(a.corpus, "*.case")))
     tmp = tempfile.mkdtemp(prefix="throughput-")
     seed = os.path.join(tmp, "ceiling-seed")
@@ -146,7 +149,7 @@ def main():
         f.write(bytes([7, 7, 1, 1, 5, 1]))
 
     r = {k: [] for k in ("ceiling", "on", "off", "base_on", "base_off", "startup", "base_startup",
-                         "ceiling_startup", "check")}
+                         "ceiling_startup", "check", "prev_on", "prev_off")}
     # Rounds interleave the current build and the baseline, so load changes on the
     # shared machine hit both; the best of the rounds is reported.
     for i in range(a.rounds):
@@ -155,7 +158,11 @@ def main():
         r["on"].append(mutation_on(fuzzer, a.corpus, a.seconds, tmp, ["-dict=corpus/slicefuzz.dict"]))
         if base:
             r["base_on"].append(mutation_on(base, a.corpus, a.seconds, tmp, ["-dict=corpus/slicefuzz.dict"]))
+        if prev:
+            r["prev_on"].append(mutation_on(prev, a.corpus, a.seconds, tmp, ["-dict=corpus/slicefuzz.dict"]))
         r["off"].append(mutation_off(fuzzer, files, a.repeats))
+        if prev:
+            r["prev_off"].append(mutation_off(prev, files, a.repeats))
         if base:
             r["base_off"].append(mutation_off(base, files, a.repeats))
         r["check"].append(check(cli, a.corpus))
@@ -187,7 +194,10 @@ def main():
             "check_no_isolate": best["check"],
             "baseline_mutation_on": best["base_on"],
             "baseline_mutation_off": best["base_off"],
+            "compare_mutation_on": best["prev_on"],
+            "compare_mutation_off": best["prev_off"],
         },
+        "compare": a.compare,
         "all_rounds": r,
         "startup_seconds": {"fuzz_program": best["startup"], "ceiling": best["ceiling_startup"],
                             "baseline": best["base_startup"]},
@@ -203,7 +213,9 @@ def main():
                      ("(c) fork mode -fork=%d, per worker" % a.jobs, fork),
                      ("(d) slicefuzz check --no-isolate", best["check"]),
                      ("baseline %s, mutation on" % a.baseline, best["base_on"]),
-                     ("baseline %s, mutation off" % a.baseline, best["base_off"])]:
+                     ("baseline %s, mutation off" % a.baseline, best["base_off"]),
+                     ("compare %s, mutation on" % a.compare, best["prev_on"]),
+                     ("compare %s, mutation off" % a.compare, best["prev_off"])]:
         if v:
             print("%-44s %10.0f %10.4f" % (label, v, v / ceil))
     print("(e) start-up to first execution: fuzz_program %.2f s, ceiling %.2f s%s" %
@@ -212,6 +224,9 @@ def main():
     if res["speedup_vs_baseline"]:
         print("speedup vs baseline %s: mutation on %.2fx, mutation off %.2fx" %
               (a.baseline, res["speedup_vs_baseline"], res["speedup_vs_baseline_mutation_off"]))
+    if prev:
+        print("current / compare: mutation on %.2fx, mutation off %.2fx" %
+              (best["on"] / best["prev_on"], best["off"] / best["prev_off"]))
     if fork:
         print("fork mode per worker / single process: %.2f" % res["fork_per_worker_vs_single"])
     os.makedirs(a.out, exist_ok=True)
