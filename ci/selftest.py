@@ -51,16 +51,29 @@ def fuzz(backend, seed, workdir):
     os.makedirs(corpus)
     env = dict(os.environ, SLICEFUZZ_BACKEND=backend)
     t0 = time.time()
-    p = subprocess.run([FUZZER, "-seed=%d" % seed, "-max_total_time=%d" % FUZZ_SECONDS,
-                        "-dict=corpus/slicefuzz.dict", "-artifact_prefix=%s/" % corpus,
-                        "-rss_limit_mb=4096", corpus], capture_output=True, text=True, env=env)
+    p = subprocess.Popen([FUZZER, "-seed=%d" % seed, "-max_total_time=%d" % FUZZ_SECONDS,
+                          "-dict=corpus/slicefuzz.dict", "-artifact_prefix=%s/" % corpus,
+                          "-rss_limit_mb=4096", corpus], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, env=env)
+    # Start-up (loading libtorch, the first execution) is separated from search:
+    # INITED is the first line after libFuzzer has executed its initial input.
+    lines, startup = [], None
+    for raw in p.stderr:
+        line = raw.decode("utf-8", "replace")
+        if startup is None and re.match(r"^#\d+\s+INITED", line):
+            startup = time.time() - t0
+        lines.append(line)
+    p.wait()
+    err = "".join(lines)
     secs = time.time() - t0
     crashes = [f for f in os.listdir(corpus) if f.startswith(("crash-", "leak-", "timeout-"))]
-    kind = re.search(r"^kind: (\w+)", p.stderr, re.M)
+    kind = re.search(r"^kind: (\w+)", err, re.M)
     if not crashes:
         return {"killed": False, "seconds": None}
     return {"killed": True, "seconds": round(secs, 1),
-            "kind": kind.group(1) if kind else ("SANITIZER" if "Sanitizer" in p.stderr else "CRASH")}
+            "startup_seconds": None if startup is None else round(startup, 1),
+            "search_seconds": None if startup is None else round(secs - startup, 1),
+            "kind": kind.group(1) if kind else ("SANITIZER" if "Sanitizer" in err else "CRASH")}
 
 
 def minimize(backend, case_file, workdir):
@@ -101,6 +114,8 @@ def main():
         }
         r["median_cases_to_kill"] = median([x["cases"] for x in r["run"]])
         r["median_seconds_to_kill"] = median([x["seconds"] for x in r["fuzz"]])
+        r["median_startup_seconds"] = median([x.get("startup_seconds") for x in r["fuzz"]])
+        r["median_search_seconds"] = median([x.get("search_seconds") for x in r["fuzz"]])
         first = next((x.get("case_file") for x in r["run"] if x.get("case_file")), None)
         r["reproducer"] = minimize(name, first, work) if not is_sound(name) else None
         any_kill = r["replay"]["killed"] or any(x["killed"] for x in r["run"] + r["fuzz"])
@@ -131,14 +146,17 @@ def main():
           "(conservative's MISSED_REWRITEs are tolerated and counted)." % (
               meta["date_utc"], SEEDS, RUN_COUNT, FUZZ_SECONDS), "",
           "| backend | bug class | replay | run | fuzz | median cases to kill (run) | "
-          "median seconds to kill (fuzz) |", "|---|---|---|---|---|---|---|"]
+          "median seconds to kill (fuzz) | of which start-up | of which search |",
+          "|---|---|---|---|---|---|---|---|---|"]
     yn = lambda b: "killed" if b else "-"
     for r in rows:
-        md.append("| `%s` | %s | %s | %s | %s | %s | %s |" % (
+        dash = lambda v: "-" if v is None else v
+        md.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["backend"], r["bug_class"], yn(r["killed_by"]["replay"]), yn(r["killed_by"]["run"]),
             yn(r["killed_by"]["fuzz"]),
             "-" if r["median_cases_to_kill"] is None else r["median_cases_to_kill"],
-            "-" if r["median_seconds_to_kill"] is None else r["median_seconds_to_kill"]))
+            "-" if r["median_seconds_to_kill"] is None else r["median_seconds_to_kill"],
+            dash(r["median_startup_seconds"]), dash(r["median_search_seconds"])))
     md += ["", "## Minimised reproducers (from the first `run` finding)", ""]
     for r in rows:
         if r["reproducer"]:

@@ -37,9 +37,10 @@ bool untouched(const OwnedTensor& o) {
 
 Tensor value_meta(const Case& c, const std::vector<int64_t>& sizes) {
   Tensor t;
-  auto order = c.effective_dim_order();
-  uint8_t dim_order[kMaxRank];
-  for (size_t i = 0; i < order.size(); ++i) dim_order[i] = static_cast<uint8_t>(order[i]);
+  // c.effective_dim_order() without its vector (this runs for every tensor).
+  uint8_t dim_order[kMaxRank] = {};
+  for (size_t i = 0; i < sizes.size() && i < kMaxRank; ++i)
+    dim_order[i] = static_cast<uint8_t>(c.dim_order.empty() ? i : c.dim_order[i]);
   make_tensor_meta(c.dtype, static_cast<int>(sizes.size()), sizes.data(), dim_order, t);
   return t;
 }
