@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "generators/case_gen.h"
+#include "generators/eager_gen.h"
 
 namespace slicefuzz {
 
@@ -11,12 +12,14 @@ namespace {
 constexpr uint64_t kStream = 0x736c696365667a31;  // "slicefz1"
 }  // namespace
 
-Case generate_case(uint64_t seed, uint64_t index) {
+Case generate_case(uint64_t seed, uint64_t index, bool eager) {
   // RapidCheck keeps generation state (gen::exec's handler) in process-wide
   // statics, not thread-locals: callers on several threads must take turns.
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);
-  static const rc::Gen<Case> gen = genCase();
+  static const rc::Gen<Case> copy_gen = genCase();
+  static const rc::Gen<Case> eager_gen = genEagerCase();
+  const rc::Gen<Case>& gen = eager ? eager_gen : copy_gen;
   // The full key keeps every (seed, index) pair an independent stream; the size
   // cycles through RapidCheck's 0..99 so that small and large cases interleave.
   const rc::Random random(rc::Random::Key{seed, index, kStream, 0});

@@ -138,7 +138,8 @@ int cli_run(int argc, char** argv) {
     run_jobs(
         n,
         [&](size_t i, const std::string&) {
-          Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i));
+          Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i),
+                                 common.backend->eager_ops);
           return run_case_text_job(print_case(c), *common.backend, common.options);
         },
         nullptr,
@@ -153,7 +154,8 @@ int cli_run(int argc, char** argv) {
           for (const std::string& r : s.rules) ++camp.rules[r];
           if (!s.unsupported.empty()) ++camp.unsupported[s.unsupported];
           if (s.failed) {
-            Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i));
+            Case c = generate_case(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i),
+                                 common.backend->eager_ops);
             const std::string first = finding_signature(c, s);
             auto it = camp.root_of.find(first);
             if (it == camp.root_of.end()) {

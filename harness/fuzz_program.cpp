@@ -166,7 +166,14 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   } else if (rng() % 2) {
     return LLVMFuzzerMutate(data, size, max_size);
   } else {
-    c = slicefuzz::generate_case(seed, rng() % 1000);
+    c = slicefuzz::generate_case(seed, rng() % 1000, g_backend->eager_ops);
+  }
+  // An eager backend: a quarter of the time a fresh eager program (view chains,
+  // writes through views), since the mutator's op edits are copy-semantics ones.
+  if (g_backend->eager_ops && rng() % 4 == 0) {
+    c = slicefuzz::generate_case(seed, rng(), true);
+    size_t n = emit(slicefuzz::print_case(c), data, max_size);
+    return n ? n : LLVMFuzzerMutate(data, size, max_size);
   }
   slicefuzz::mutate_case(c, rng, g_budget);
   size_t n = emit(slicefuzz::print_case(c), data, max_size);
