@@ -14,6 +14,7 @@
 #include "harness/cli.h"
 #include "harness/cli_common.h"
 #include "harness/export.h"
+#include "harness/export_worker.h"
 #include "harness/minimizer.h"
 #include "harness/signature.h"
 #include "program/case_format.h"
@@ -76,6 +77,14 @@ void save_finding(const std::string& dir, const std::string& slug, const Case& c
                         std::string(finding_kind_name(t.finding.kind)) + ": " + t.finding.message +
                         "\n" + print_case(t.small),
                     error);
+  if (common.backend->out_of_process()) {  // no rewrite to replay: eager vs the worker's transform
+    if (exportable_worker(*common.backend))
+      write_file_atomic(base + ".py",
+                        export_python_worker(t.small, parse_case(print_case(t.small)).info,
+                                             t.finding, *common.backend),
+                        error);
+    return;
+  }
   RewriteReplay replay;
   const bool have_replay = collect_rewrite_replay(t.small, *common.backend, common.options,
                                                   common.isolation, replay);

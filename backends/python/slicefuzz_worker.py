@@ -94,8 +94,10 @@ CURRENT_OP = [-1]  # the op being run, so an exception names it
 
 def eager_function(case):
     """The case as an eager PyTorch function of its input; returns the outputs
-    that are not the input (cloned: their final values). The input's final value
-    is read from the input itself after the call."""
+    that are not the input, cloned at the end (their final values: functionalize
+    in torch 1.13 returns a base mutated through a view of it stale when it is
+    returned as is, in the control too). The input's final value is read from the
+    input itself after the call."""
     def f(x):
         env = {case["input"]: x}
         for k, op in enumerate(case["ops"]):
