@@ -63,6 +63,16 @@ rc::Gen<Case> genEagerCase() {
       return static_cast<int>(ok[k >= ok.size() ? ok.size() - 1 : k]);
     };
     const int nops = *rc::gen::inRange(1, 8);
+    // torch.fx's reinplace never writes into a graph input, but after a write to
+    // the input the functional base is an intermediate that it does rewrite: start
+    // with one often.
+    if (*rc::gen::inRange(0, 10) < 4) {
+      Op first;
+      first.kind = OpKind::Add;
+      first.target = c.input;
+      first.scalar = gen_scalar();
+      c.ops.push_back(first);
+    }
     for (int n = 0; n < nops; ++n) {
       Op op;
       const int kind = *rc::gen::weightedElement<int>(
