@@ -32,6 +32,15 @@ struct Backend {
   // error is UNSUPPORTED (counted per reason, not a failure); one it accepts is
   // compared in full.
   std::string (*outside_limits)(const Case& c, const ProgramInfo& info) = nullptr;
+  // Out of process: the argv of a persistent worker that speaks the line protocol
+  // (README "Out-of-process backends"; harness/worker_client.h). Such a backend
+  // replaces the whole program's execution, so only its results are compared with
+  // the judge (like the copy path); it has no pass, planner or rewrite path.
+  std::vector<std::string> worker_command;
+  // Runs version 2's eager ops (views, add): generators make eager programs for
+  // it. A backend without them reports eager cases UNSUPPORTED.
+  bool eager_ops = false;
+  bool out_of_process() const { return !worker_command.empty(); }
 };
 
 // Every registered backend, `reference` first.

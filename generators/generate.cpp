@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "generators/case_gen.h"
+#include "generators/eager_gen.h"
 #include "oracles/analysis.h"
 
 namespace slicefuzz {
@@ -10,15 +11,15 @@ namespace slicefuzz {
 namespace {
 // Distinguishes this use of the 256-bit key from any other keyed by (seed, index).
 constexpr uint64_t kStream = 0x736c696365667a31;  // "slicefz1"
-}  // namespace
 
-namespace {
-Case generate_keyed(uint64_t seed, uint64_t index, uint64_t attempt) {
+Case generate_keyed(uint64_t seed, uint64_t index, uint64_t attempt, bool eager) {
   // RapidCheck keeps generation state (gen::exec's handler) in process-wide
   // statics, not thread-locals: callers on several threads must take turns.
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);
-  static const rc::Gen<Case> gen = genCase();
+  static const rc::Gen<Case> copy_gen = genCase();
+  static const rc::Gen<Case> eager_gen = genEagerCase();
+  const rc::Gen<Case>& gen = eager ? eager_gen : copy_gen;
   // The full key keeps every (seed, index) pair an independent stream; the size
   // cycles through RapidCheck's 0..99 so that small and large cases interleave.
   const rc::Random random(rc::Random::Key{seed, index, kStream, attempt});
@@ -26,16 +27,18 @@ Case generate_keyed(uint64_t seed, uint64_t index, uint64_t attempt) {
 }
 }  // namespace
 
-Case generate_case(uint64_t seed, uint64_t index) { return generate_keyed(seed, index, 0); }
+Case generate_case(uint64_t seed, uint64_t index, bool eager) {
+  return generate_keyed(seed, index, 0, eager);
+}
 
-Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside) {
-  Case c = generate_keyed(seed, index, 0);
+Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside, bool eager) {
+  Case c = generate_keyed(seed, index, 0, eager);
   if (!outside || index % 10 == 0) return c;
   for (uint64_t attempt = 1; attempt <= 8; ++attempt) {
     ProgramInfo info;
     AnalysisError err;
     if (analyze(c, kDefaultByteBudget, info, err) && outside(c, info).empty()) return c;
-    c = generate_keyed(seed, index, attempt);
+    c = generate_keyed(seed, index, attempt, eager);
   }
   return c;
 }

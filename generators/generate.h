@@ -12,7 +12,9 @@ namespace slicefuzz {
 
 // Deterministic: the same (seed, index) always gives the same, well-formed case
 // (it passes analyze() with the default byte budget).
-Case generate_case(uint64_t seed, uint64_t index);
+// `eager`: a version-2 eager program (views, writes through them) for a backend
+// that declares eager_ops; otherwise the copy-semantics programs of version 1.
+Case generate_case(uint64_t seed, uint64_t index, bool eager = false);
 
 // A backend's declared limits (backends/backend.h: why a case lies outside them,
 // or ""). Passed as plain data-in, reason-out; nullptr means no limits.
@@ -23,6 +25,7 @@ using OutsideLimits = std::string (*)(const Case& c, const ProgramInfo& info);
 // attempt) are tried and the first inside wins. Every tenth index is left as
 // generated, so refusals (UNSUPPORTED) stay tested. Deterministic for
 // (seed, index, limits); without limits it is exactly generate_case.
-Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside);
+Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside,
+                          bool eager = false);
 
 }  // namespace slicefuzz

@@ -49,7 +49,8 @@ int cli_gen(int argc, char** argv) {
   }
   for (int64_t i = first; i < first + count; ++i) {
     Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(i),
-                                  common.backend->outside_limits);
+                                  common.backend->outside_limits,
+                                        common.backend->eager_ops);
     char name[64];
     std::snprintf(name, sizeof name, "gen-%lld-%06lld.case", static_cast<long long>(seed),
                   static_cast<long long>(i));

@@ -14,6 +14,7 @@
 #include "harness/cli.h"
 #include "harness/cli_common.h"
 #include "harness/export.h"
+#include "harness/export_worker.h"
 #include "harness/minimizer.h"
 #include "harness/signature.h"
 #include "program/case_format.h"
@@ -76,6 +77,14 @@ void save_finding(const std::string& dir, const std::string& slug, const Case& c
                         std::string(finding_kind_name(t.finding.kind)) + ": " + t.finding.message +
                         "\n" + print_case(t.small),
                     error);
+  if (common.backend->out_of_process()) {  // no rewrite to replay: eager vs the worker's transform
+    if (exportable_worker(*common.backend))
+      write_file_atomic(base + ".py",
+                        export_python_worker(t.small, parse_case(print_case(t.small)).info,
+                                             t.finding, *common.backend),
+                        error);
+    return;
+  }
   RewriteReplay replay;
   const bool have_replay = collect_rewrite_replay(t.small, *common.backend, common.options,
                                                   common.isolation, replay);
@@ -139,7 +148,8 @@ int cli_run(int argc, char** argv) {
         n,
         [&](size_t i, const std::string&) {
           Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i),
-                                        common.backend->outside_limits);
+                                        common.backend->outside_limits,
+                                        common.backend->eager_ops);
           return run_case_text_job(print_case(c), *common.backend, common.options);
         },
         nullptr,
@@ -155,7 +165,8 @@ int cli_run(int argc, char** argv) {
           if (!s.unsupported.empty()) ++camp.unsupported[s.unsupported];
           if (s.failed) {
             Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i),
-                                        common.backend->outside_limits);
+                                        common.backend->outside_limits,
+                                        common.backend->eager_ops);
             const std::string first = finding_signature(c, s);
             auto it = camp.root_of.find(first);
             if (it == camp.root_of.end()) {

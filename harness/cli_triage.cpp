@@ -6,6 +6,7 @@
 #include "harness/cli.h"
 #include "harness/cli_common.h"
 #include "harness/export.h"
+#include "harness/export_worker.h"
 #include "harness/minimizer.h"
 #include "harness/signature.h"
 #include "program/case_format.h"
@@ -108,13 +109,24 @@ int cli_export(int argc, char** argv) {
   char hash[16];
   std::snprintf(hash, sizeof hash, "_%08x", h);
   stem += hash;
-  // The rewrite replay needs the backend's own decisions: asked in workers.
+  // The rewrite replay needs the backend's own decisions: asked in workers. An
+  // out-of-process backend has none: its script rebuilds the backend's transform.
+  const Backend& backend = *common.backend;
   RewriteReplay replay;
-  const bool have_replay = python && collect_rewrite_replay(c, *common.backend, common.options,
-                                                            common.isolation, replay);
-  const std::string text = python ? export_python(c, finding, common.backend->name,
-                                                  have_replay ? &replay : nullptr)
-                                  : export_gtest(c, finding, common.backend->name, stem);
+  const bool have_replay = python && !backend.out_of_process() &&
+                           collect_rewrite_replay(c, backend, common.options, common.isolation, replay);
+  if (python && backend.out_of_process() && !exportable_worker(backend)) {
+    std::fprintf(stderr, "slicefuzz export: backend %s is a user worker; its transform cannot be "
+                 "rebuilt without it (the script exports the torch.fx backends only)\n",
+                 backend.name.c_str());
+    return 2;
+  }
+  const std::string text =
+      python && backend.out_of_process()
+          ? export_python_worker(c, parse_case(print_case(c), file, common.options.byte_budget).info,
+                                 finding, backend)
+      : python ? export_python(c, finding, backend.name, have_replay ? &replay : nullptr)
+               : export_gtest(c, finding, backend.name, stem);
   if (auto out = args.get("-o")) {
     std::string error;
     if (!write_file_atomic(*out, text, error)) {

@@ -7,6 +7,7 @@ constexpr std::string_view kNames[] = {
     "VALUE_MISMATCH",  "ERROR_MISMATCH", "UNSOUND_REWRITE", "MISSED_REWRITE",
     "ALIAS_VIOLATION", "PLAN_VIOLATION", "SANITIZER",       "CRASH",
     "TIMEOUT",         "PARSE_ERROR",    "ORACLE_DISAGREEMENT", "MEMORY_REGRESSION",
+    "PROTOCOL_ERROR",
 };
 }  // namespace
 

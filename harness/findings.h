@@ -20,6 +20,7 @@ enum class FindingKind {
   PARSE_ERROR,
   ORACLE_DISAGREEMENT,
   MEMORY_REGRESSION,
+  PROTOCOL_ERROR,  // an out-of-process worker answered something that is not the protocol
 };
 
 std::string_view finding_kind_name(FindingKind k);

@@ -167,7 +167,15 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   } else if (rng() % 2) {
     return LLVMFuzzerMutate(data, size, max_size);
   } else {
-    c = slicefuzz::generate_case_within(seed, rng() % 1000, g_backend->outside_limits);
+    c = slicefuzz::generate_case_within(seed, rng() % 1000, g_backend->outside_limits,
+                                        g_backend->eager_ops);
+  }
+  // An eager backend: a quarter of the time a fresh eager program (view chains,
+  // writes through views), since the mutator's op edits are copy-semantics ones.
+  if (g_backend->eager_ops && rng() % 4 == 0) {
+    c = slicefuzz::generate_case(seed, rng(), true);
+    size_t n = emit(slicefuzz::print_case(c), data, max_size);
+    return n ? n : LLVMFuzzerMutate(data, size, max_size);
   }
   // Most mutants inside the backend's declared limits: a mutant outside them is
   // retried (up to three times) except one time in ten, so refusals stay tested.

@@ -126,13 +126,7 @@ std::vector<Case> candidates(const Case& c, int64_t budget, bool allow_empty) {
 // The kind of op a finding is about ("" when it names none).
 std::string finding_op_kind(const Case& c, const CaseSummary& s) {
   if (s.op < 0 || s.op >= static_cast<int>(c.ops.size())) return "";
-  switch (c.ops[s.op].kind) {
-    case OpKind::SliceCopy: return "slice_copy";
-    case OpKind::Clone: return "clone";
-    case OpKind::Add: return "add_";
-    case OpKind::Copy: return "copy_";
-  }
-  return "";
+  return op_kind_name(c.ops[s.op].kind);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "program/arena_executor.h"
 #include "program/case_format.h"
 #include "program/copy_executor.h"
+#include "harness/worker_client.h"
 
 namespace slicefuzz {
 
@@ -180,6 +181,52 @@ void compare_aliases(const Case& c, const ProgramInfo& info,
   }
 }
 
+// An out-of-process backend runs the whole program: its answer is compared with
+// the judge exactly like the copy path. It has no pass, planner or rewrite path.
+void run_worker_path(const Case& c, const ProgramInfo& info, const PathResult& expected,
+                     const Backend& backend, CaseReport& report) {
+  const WorkerAnswer a = ask_worker(backend.worker_command, "run", print_case(c),
+                                    make_input_value(c.dtype, c.sizes), worker_timeout_seconds());
+  auto died = [&](FindingKind kind, const std::string& what) {
+    Finding f = finding(kind, "worker", -1, what);
+    report.findings.push_back(f);
+  };
+  switch (a.status) {
+    case WorkerAnswer::Status::Timeout: return died(FindingKind::TIMEOUT, a.detail);
+    case WorkerAnswer::Status::Crash:
+      return died(FindingKind::CRASH, a.detail + (a.log.empty() ? "" : "; its stderr ends: " +
+                                                  a.log.substr(a.log.size() > 600 ? a.log.size() - 600 : 0)));
+    case WorkerAnswer::Status::Protocol: return died(FindingKind::PROTOCOL_ERROR, a.detail);
+    case WorkerAnswer::Status::Ok: break;
+  }
+  if (!a.detail.empty()) return died(FindingKind::CRASH, a.detail);
+  if (a.path.error_op >= static_cast<int>(c.ops.size()))
+    return died(FindingKind::PROTOCOL_ERROR, "error at op " + std::to_string(a.path.error_op) +
+                                                 ", but the case has " + std::to_string(c.ops.size()) + " ops");
+  if (a.path.complete()) {
+    if (a.path.outputs.size() != c.outputs.size())
+      return died(FindingKind::PROTOCOL_ERROR, std::to_string(a.path.outputs.size()) +
+                                                   " outputs in the answer, the case has " +
+                                                   std::to_string(c.outputs.size()));
+    for (size_t i = 0; i < c.outputs.size(); ++i) {
+      if (a.names[i] != c.outputs[i])
+        return died(FindingKind::PROTOCOL_ERROR, "output " + std::to_string(i) + " is named '" +
+                                                     a.names[i] + "', the case says '" + c.outputs[i] + "'");
+      if (a.path.outputs[i].dtype != c.dtype) {
+        const int def = info.values[info.outputs[i]].def_op;
+        report.findings.push_back(finding(
+            FindingKind::VALUE_MISMATCH, "worker", def,
+            "output '" + c.outputs[i] + "' has dtype " + std::string(scalar_type_name(a.path.outputs[i].dtype)) +
+                ", torch's has " + std::string(scalar_type_name(c.dtype))));
+        return;
+      }
+    }
+  }
+  if (auto f = compare_paths(c, info, expected, "torch", a.path, "worker",
+                             FindingKind::VALUE_MISMATCH, " [out-of-process backend " + backend.name + "]"))
+    report.findings.push_back(*f);
+}
+
 }  // namespace
 
 namespace {
@@ -195,6 +242,16 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
                              FindingKind::ORACLE_DISAGREEMENT, "")) {
     f->path = "oracle";
     report.findings.push_back(*f);
+    return report;
+  }
+
+  if (backend.out_of_process()) {
+    run_worker_path(c, info, torch.path, backend, report);
+    return report;
+  }
+  // The in-process kernels and pass run copy semantics only (DESIGN 2).
+  if (c.has_eager_ops() && !backend.eager_ops) {
+    report.unsupported = "eager ops (slice, select, add: version 2 views)";
     return report;
   }
 

@@ -9,16 +9,6 @@ namespace slicefuzz {
 
 namespace {
 
-const char* op_kind_name(OpKind k) {
-  switch (k) {
-    case OpKind::SliceCopy: return "slice_copy";
-    case OpKind::Clone: return "clone";
-    case OpKind::Add: return "add_";
-    case OpKind::Copy: return "copy_";
-  }
-  return "op";
-}
-
 // "copy path: ..." -> "copy"; worker deaths carry no path prefix.
 std::string path_of(const std::string& message) {
   const size_t at = message.find(" path: ");

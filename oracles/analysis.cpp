@@ -109,7 +109,7 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
       return fail(err, W::Op, ki, "'" + op.src + "' is not defined before this op");
     if ((op.kind == OpKind::Add || op.kind == OpKind::Copy) && !need(op.target, oi.target))
       return fail(err, W::Op, ki, "'" + op.target + "' is not defined before this op");
-    if (op.kind == OpKind::SliceCopy || op.kind == OpKind::Clone) {
+    if (op_defines(op.kind)) {
       if (lookup(op.result) >= 0)
         return fail(err, W::Op, ki, "'" + op.result + "' is already defined");
       oi.result = static_cast<int>(info.values.size());
@@ -130,9 +130,26 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
           return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
         break;
       case OpKind::Clone:
+      case OpKind::AddOut:
         if (!account(info.values[oi.result], info.values[oi.src].sizes))
           return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
         break;
+      // Views take no bytes of their own: they share their source's storage.
+      case OpKind::Slice:
+        if (!slice_result(info.values[oi.src].sizes, op, sizes, why)) break;
+        info.values[oi.result].sizes = std::move(sizes);
+        info.values[oi.result].known = true;
+        break;
+      case OpKind::Select: {
+        const std::vector<int64_t>& in = info.values[oi.src].sizes;
+        why = judge::select_error(in, op.dim, op.index);
+        if (!why.empty()) break;
+        sizes = in;
+        sizes.erase(sizes.begin() + judge::dim_index(static_cast<int>(in.size()), op.dim));
+        info.values[oi.result].sizes = std::move(sizes);
+        info.values[oi.result].known = true;
+        break;
+      }
       case OpKind::Copy:
         if (info.values[oi.src].sizes != info.values[oi.target].sizes)
           why = "copy_: sizes " + shape_str(info.values[oi.src].sizes) + " and " +

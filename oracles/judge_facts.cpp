@@ -40,6 +40,24 @@ std::string slice_error(int rank, int64_t dim, int64_t step) {
   return {};
 }
 
+std::string select_error(const std::vector<int64_t>& sizes, int64_t dim, int64_t index) {
+  char buf[160];
+  const int rank = static_cast<int>(sizes.size());
+  if (rank == 0) return "select of a 0-dim tensor";
+  const int d = dim_index(rank, dim);
+  if (d < 0) {
+    std::snprintf(buf, sizeof buf, "dim %lld is outside [%d, %d] for rank %d", (long long)dim,
+                  -rank, rank - 1, rank);
+    return buf;
+  }
+  if (index < -sizes[d] || index >= sizes[d]) {
+    std::snprintf(buf, sizeof buf, "select: index %lld is out of range for dim %d of size %lld",
+                  (long long)index, d, (long long)sizes[d]);
+    return buf;
+  }
+  return {};
+}
+
 SliceSpan normalize_slice_args(const std::vector<int64_t>& sizes, int64_t dim,
                                std::optional<int64_t> start, std::optional<int64_t> end,
                                int64_t step) {

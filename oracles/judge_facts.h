@@ -29,6 +29,10 @@ int dim_index(int rank, int64_t dim);
 // Why slice_copy(x of `rank`, dim, step) must fail, or "" when it must not.
 std::string slice_error(int rank, int64_t dim, int64_t step);
 
+// Why select(x of `sizes`, dim, index) must fail (rank 0, dim out of range, index
+// outside [-size, size)), or "" when it must not.
+std::string select_error(const std::vector<int64_t>& sizes, int64_t dim, int64_t index);
+
 // aten::slice normalisation (requires slice_error(...) == ""): missing start 0,
 // missing end size, negatives + size, clamp into [0, size], L = ceil((e-s)/step).
 SliceSpan normalize_slice_args(const std::vector<int64_t>& sizes, int64_t dim,

@@ -37,6 +37,13 @@ at::ScalarType to_aten(ScalarType t) {
 at::Tensor empty_with_dim_order(at::IntArrayRef sizes, const std::vector<int>& dim_order,
                                 at::ScalarType dtype) {
   const size_t r = sizes.size();
+  // A select view has a lower rank than the case's dim order: lay its copies out
+  // row-major (values do not depend on layout; only the order's rank must fit).
+  if (dim_order.size() != r) {
+    std::vector<int> identity(r);
+    for (size_t i = 0; i < r; ++i) identity[i] = static_cast<int>(i);
+    return empty_with_dim_order(sizes, identity, dtype);
+  }
   c10::SmallVector<int64_t, 16> permuted(r), inverse(r);  // rank <= 16: no heap
   for (size_t i = 0; i < r; ++i) {
     permuted[i] = sizes[dim_order[i]];
@@ -62,6 +69,15 @@ bool view_is_dense(const at::Tensor& view, const at::Tensor& canonical) {
   for (int64_t j = 0; j < view.dim(); ++j)
     if (view.size(j) > 1 && view.stride(j) != canonical.stride(j)) return false;
   return true;
+}
+
+// torch refuses bool + int; slicefuzz defines bool add_ as addition mod 2.
+void add_scalar(at::Tensor& t, int64_t k, ScalarType dtype) {
+  if (dtype == ScalarType::Bool) {
+    if (k & 1) t.logical_not_();
+  } else {
+    t.add_(at::Scalar(k));
+  }
 }
 
 void configure_torch_once() {
@@ -121,24 +137,43 @@ TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
           values[oi.result].copy_(view);
           break;
         }
+        // Eager ops (version 2): a view IS torch's view, sharing the base's storage,
+        // so add_/copy_ through it (or through the base) are seen by both.
+        case OpKind::Slice: {
+          const at::Tensor& src = values[oi.src];
+          int64_t size = 0;
+          if (src.dim() > 0 && op.dim >= -src.dim() && op.dim < src.dim())
+            size = src.size(op.dim < 0 ? op.dim + src.dim() : op.dim);
+          TorchSliceArgs a = adapt_slice_args_for_torch(size, op.start, op.end, op.step);
+          c10::optional<int64_t> start, end;
+          if (a.start) start = *a.start;
+          if (a.end) end = *a.end;
+          values[oi.result] = at::slice(src, op.dim, start, end, a.step);
+          break;
+        }
+        case OpKind::Select:
+          values[oi.result] = at::select(values[oi.src], op.dim, op.index);
+          break;
+        case OpKind::AddOut: {
+          const at::Tensor& src = values[oi.src];
+          values[oi.result] = empty_with_dim_order(src.sizes(), dim_order, dtype);
+          values[oi.result].copy_(src);
+          add_scalar(values[oi.result], op.scalar, c.dtype);
+          break;
+        }
         case OpKind::Clone: {
           const at::Tensor& src = values[oi.src];
           values[oi.result] = empty_with_dim_order(src.sizes(), dim_order, dtype);
           values[oi.result].copy_(src);
           break;
         }
-        case OpKind::Add:
-          // torch refuses bool + int; slicefuzz defines bool add_ as addition mod 2.
-          if (c.dtype == ScalarType::Bool) {
-            if (op.scalar & 1) values[oi.target].logical_not_();
-          } else {
-            values[oi.target].add_(at::Scalar(op.scalar));
-          }
-          break;
+        case OpKind::Add: add_scalar(values[oi.target], op.scalar, c.dtype); break;
         case OpKind::Copy:
           // slicefuzz programs do not broadcast; torch's copy_ would.
           if (!values[oi.target].sizes().equals(values[oi.src].sizes()))
             throw std::invalid_argument("copy_: sizes differ (slicefuzz does not broadcast)");
+          // clone first: the source is read whole before the write (the case
+          // language's copy_; torch's refuses partially overlapping views).
           values[oi.target].copy_(values[oi.src].clone());
           break;
       }

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <algorithm>
 #include <vector>
 
 
@@ -138,6 +139,18 @@ struct Parser {
     return true;
   }
 
+  // The slice arguments after the source: ", dim=INT, start=, end=, step=INT".
+  bool slice_args(Line& l, Op& op) {
+    std::optional<int64_t> dim, step;
+    if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", dim, false)) return false;
+    if (!expect(l, ',', "before start=") || !keyword_arg(l, "start", op.start, true)) return false;
+    if (!expect(l, ',', "before end=") || !keyword_arg(l, "end", op.end, true)) return false;
+    if (!expect(l, ',', "before step=") || !keyword_arg(l, "step", step, false)) return false;
+    op.dim = *dim;
+    op.step = *step;
+    return true;
+  }
+
   bool op_line(Line& l, const std::string& first, Case& c) {
     Op op;
     if (first == "add_" || first == "copy_") {
@@ -153,19 +166,31 @@ struct Parser {
       if (!expect(l, '=', "after the result name (ops are NAME = op(...), add_(...), copy_(...))"))
         return false;
       std::string fn;
-      if (!l.ident(fn) || (fn != "slice_copy" && fn != "clone"))
-        return fail(l, "expected slice_copy or clone after '='");
-      op.kind = fn == "clone" ? OpKind::Clone : OpKind::SliceCopy;
+      l.ident(fn);
+      std::optional<OpKind> kind;
+      for (OpKind k : {OpKind::SliceCopy, OpKind::Clone, OpKind::Slice, OpKind::Select,
+                       OpKind::AddOut})
+        if (fn == op_kind_name(k)) kind = k;
+      if (!kind)
+        return fail(l, c.version >= 2
+                           ? "expected slice_copy, clone, slice, select or add after '='"
+                           : "expected slice_copy or clone after '='");
+      if (is_eager_op(*kind) && c.version < 2)
+        return fail(l, "'" + fn + "' (an eager op) needs the header 'slicefuzz-case 2'");
+      op.kind = *kind;
       if (!expect(l, '(', ("after " + fn).c_str())) return false;
       if (!name(l, op.src, "the source")) return false;
-      if (op.kind == OpKind::SliceCopy) {
-        std::optional<int64_t> dim, step;
+      if (op.kind == OpKind::SliceCopy || op.kind == OpKind::Slice) {
+        if (!slice_args(l, op)) return false;
+      } else if (op.kind == OpKind::Select) {
+        std::optional<int64_t> dim, index;
         if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", dim, false)) return false;
-        if (!expect(l, ',', "before start=") || !keyword_arg(l, "start", op.start, true)) return false;
-        if (!expect(l, ',', "before end=") || !keyword_arg(l, "end", op.end, true)) return false;
-        if (!expect(l, ',', "before step=") || !keyword_arg(l, "step", step, false)) return false;
+        if (!expect(l, ',', "before index=") || !keyword_arg(l, "index", index, false)) return false;
         op.dim = *dim;
-        op.step = *step;
+        op.index = *index;
+      } else if (op.kind == OpKind::AddOut) {
+        if (!expect(l, ',', "between arguments") || !int_value(l, op.scalar, "the scalar"))
+          return false;
       }
     }
     if (!expect(l, ')', "to close the op")) return false;
@@ -190,6 +215,7 @@ std::string opt_str(const std::optional<int64_t>& v) {
 }  // namespace
 
 void canonicalize(Case& c) {
+  if (c.has_eager_ops()) c.version = std::max(c.version, 2);
   bool identity = c.dim_order.size() == c.sizes.size();
   for (size_t i = 0; identity && i < c.dim_order.size(); ++i)
     identity = c.dim_order[i] == static_cast<int>(i);
@@ -236,9 +262,10 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
         return done(p.fail(l, "expected the header 'slicefuzz-case 1'"));
       if (!l.integer(version, overflow) || overflow)
         return done(p.fail(l, "expected a format version after 'slicefuzz-case'"));
-      if (version != 1)
+      if (version != 1 && version != 2)
         return done(p.fail(l, "format version " + std::to_string(version) +
-                                  " is not supported (this build reads version 1)"));
+                                  " is not supported (this build reads versions 1 and 2)"));
+      r.c.version = static_cast<int>(version);
       stage = kDtype;
     } else if (stage == kDtype) {
       std::string name;
@@ -282,9 +309,15 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
 std::string print_op(const Op& op) {
   switch (op.kind) {
     case OpKind::SliceCopy:
-      return op.result + " = slice_copy(" + op.src + ", dim=" + std::to_string(op.dim) +
-             ", start=" + opt_str(op.start) + ", end=" + opt_str(op.end) +
-             ", step=" + std::to_string(op.step) + ")";
+    case OpKind::Slice:
+      return op.result + " = " + op_kind_name(op.kind) + "(" + op.src + ", dim=" +
+             std::to_string(op.dim) + ", start=" + opt_str(op.start) + ", end=" +
+             opt_str(op.end) + ", step=" + std::to_string(op.step) + ")";
+    case OpKind::Select:
+      return op.result + " = select(" + op.src + ", dim=" + std::to_string(op.dim) +
+             ", index=" + std::to_string(op.index) + ")";
+    case OpKind::AddOut:
+      return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Clone: return op.result + " = clone(" + op.src + ")";
     case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Copy: return "copy_(" + op.target + ", " + op.src + ")";
@@ -293,7 +326,9 @@ std::string print_op(const Op& op) {
 }
 
 std::string print_case(const Case& c) {
-  std::string s = "slicefuzz-case 1\ndtype ";
+  // A case read as version 1 prints as version 1, byte for byte; eager ops need 2.
+  const int version = c.has_eager_ops() ? 2 : std::max(c.version, 1);
+  std::string s = "slicefuzz-case " + std::to_string(version) + "\ndtype ";
   s += scalar_type_name(c.dtype);
   s += "\ninput " + c.input + " [";
   for (size_t i = 0; i < c.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(c.sizes[i]);

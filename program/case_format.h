@@ -1,4 +1,4 @@
-// The .case text format, version 1 (DESIGN section 4): parser and canonical printer.
+// The .case text format, versions 1 and 2 (DESIGN section 4; version 2's eager ops in the README): parser and canonical printer.
 // parse(print(c)) == c for every well-formed case; print(parse(text)) is stable.
 #pragma once
 #include <cstdint>

@@ -1,0 +1,203 @@
+"""The worker side of slicefuzz's out-of-process backend protocol, for Python.
+
+A worker is started once and answers one request at a time (README, "Out-of-process
+backends"). This module does the protocol and builds a .case program as an eager
+PyTorch function; a worker supplies `transform(f, x) -> callable` (trace the
+function, apply its pass, return what runs) and calls `serve(...)`. It imports
+nothing of slicefuzz's C++ side: the case text is parsed here.
+"""
+import re
+import sys
+import traceback
+
+import torch
+
+DTYPES = {
+    "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16,
+    "int32": torch.int32, "int64": torch.int64, "float16": torch.float16,
+    "bfloat16": torch.bfloat16, "float32": torch.float32, "float64": torch.float64,
+}
+DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
+
+_INT = r"[+-]?\d+"
+_OPT = r"(?:[+-]?\d+|None)"
+OP_FORMS = [
+    ("slice_copy", re.compile(rf"(\w+)\s*=\s*slice_copy\((\w+),\s*dim=({_INT}),\s*start=({_OPT}),\s*end=({_OPT}),\s*step=({_INT})\)$")),
+    ("slice", re.compile(rf"(\w+)\s*=\s*slice\((\w+),\s*dim=({_INT}),\s*start=({_OPT}),\s*end=({_OPT}),\s*step=({_INT})\)$")),
+    ("select", re.compile(rf"(\w+)\s*=\s*select\((\w+),\s*dim=({_INT}),\s*index=({_INT})\)$")),
+    ("clone", re.compile(r"(\w+)\s*=\s*clone\((\w+)\)$")),
+    ("add", re.compile(rf"(\w+)\s*=\s*add\((\w+),\s*({_INT})\)$")),
+    ("add_", re.compile(rf"add_\((\w+),\s*({_INT})\)$")),
+    ("copy_", re.compile(r"copy_\((\w+),\s*(\w+)\)$")),
+]
+
+
+def opt_int(s):
+    return None if s == "None" else int(s)
+
+
+def parse_case(text):
+    """(dtype, input name, sizes, dim order, ops, outputs); ops are (kind, args...)."""
+    case = {"ops": []}
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line or line.startswith("slicefuzz-case"):
+            continue
+        if line.startswith("dtype "):
+            case["dtype"] = DTYPES[line.split()[1]]
+        elif line.startswith("input "):
+            m = re.match(r"input\s+(\w+)\s*\[([^\]]*)\](?:\s*dim_order=\[([^\]]*)\])?$", line)
+            case["input"] = m.group(1)
+            case["sizes"] = [int(v) for v in m.group(2).split(",") if v.strip()]
+            order = m.group(3)
+            case["dim_order"] = [int(v) for v in order.split(",")] if order else list(range(len(case["sizes"])))
+        elif line.startswith("output "):
+            case["outputs"] = [n.strip() for n in line[len("output "):].split(",")]
+        else:
+            for kind, form in OP_FORMS:
+                m = form.match(line)
+                if m:
+                    case["ops"].append((kind,) + m.groups())
+                    break
+            else:
+                raise ValueError("cannot parse op line: " + line)
+    return case
+
+
+def safe_slice_args(size, start, end, step):
+    """slicefuzz's domain adapter: equivalent values libtorch 1.13 accepts."""
+    if step > 0:
+        bound = size + 1
+        start = None if start is None else max(-bound, min(bound, start))
+        end = None if end is None else max(-bound, min(bound, end))
+        step = max(1, min(step, max(size, 1)))
+    return start, end, step
+
+
+def torch_slice(src, dim, start, end, step):
+    size = src.size(dim) if src.dim() > 0 and -src.dim() <= dim < src.dim() else 0
+    start, end, step = safe_slice_args(size, start, end, step)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    return torch.ops.aten.slice(src, dim, start, end, step)
+
+
+def add_scalar_(t, k):
+    # torch refuses bool + int; slicefuzz defines bool add as addition mod 2.
+    if t.dtype == torch.bool:
+        return t.logical_not_() if k & 1 else t
+    return t.add_(k)
+
+
+CURRENT_OP = [-1]  # the op being run, so an exception names it
+
+
+def eager_function(case):
+    """The case as an eager PyTorch function of its input; returns the outputs
+    that are not the input, cloned at the end (their final values: functionalize
+    in torch 1.13 returns a base mutated through a view of it stale when it is
+    returned as is, in the control too). The input's final value is read from the
+    input itself after the call."""
+    def f(x):
+        env = {case["input"]: x}
+        for k, op in enumerate(case["ops"]):
+            CURRENT_OP[0] = k
+            kind, a = op[0], op[1:]
+            if kind == "slice_copy":
+                env[a[0]] = torch_slice(env[a[1]], int(a[2]), opt_int(a[3]), opt_int(a[4]), int(a[5])).clone()
+            elif kind == "slice":
+                env[a[0]] = torch_slice(env[a[1]], int(a[2]), opt_int(a[3]), opt_int(a[4]), int(a[5]))
+            elif kind == "select":
+                env[a[0]] = torch.ops.aten.select(env[a[1]], int(a[2]), int(a[3]))
+            elif kind == "clone":
+                env[a[0]] = env[a[1]].clone()
+            elif kind == "add":
+                src, k_ = env[a[1]], int(a[2])
+                env[a[0]] = (torch.logical_not(src) if k_ & 1 else src.clone()) if src.dtype == torch.bool else torch.add(src, k_)
+            elif kind == "add_":
+                add_scalar_(env[a[0]], int(a[1]))
+            elif kind == "copy_":
+                dst, src = env[a[0]], env[a[1]]
+                if dst.shape != src.shape:
+                    raise RuntimeError("copy_: sizes differ (slicefuzz does not broadcast)")
+                dst.copy_(src.clone())  # the source is read whole before the write
+        CURRENT_OP[0] = -1
+        return tuple(env[n].clone() for n in case["outputs"] if n != case["input"])
+    return f
+
+
+def make_input(case, data_hex):
+    """The input, laid out with the case's dim order, holding the harness's values."""
+    sizes, order, dtype = case["sizes"], case["dim_order"], case["dtype"]
+    raw = bytes.fromhex(data_hex)
+    flat = torch.frombuffer(bytearray(raw), dtype=torch.uint8) if raw else torch.empty(0, dtype=torch.uint8)
+    value = flat.view(dtype).reshape(sizes) if raw else torch.empty(sizes, dtype=dtype)
+    inverse = [order.index(i) for i in range(len(order))]
+    x = torch.empty([sizes[d] for d in order], dtype=dtype).permute(inverse)
+    x.copy_(value)
+    return x
+
+
+def tensor_hex(t):
+    t = t.detach().contiguous()
+    if t.dtype in (torch.float16, torch.bfloat16):
+        t = t.view(torch.int16)
+    elif t.dtype == torch.bool:
+        t = t.to(torch.uint8)
+    return t.numpy().tobytes().hex()
+
+
+def copy_like(x):
+    """A fresh tensor with x's sizes, strides and values."""
+    y = torch.empty_strided(x.size(), x.stride(), dtype=x.dtype)
+    y.copy_(x)
+    return y
+
+
+def answer_run(case, x, transform, out):
+    CURRENT_OP[0] = -1
+    f = eager_function(case)
+    try:
+        run = transform(f, copy_like(x))
+        xi = copy_like(x)
+        CURRENT_OP[0] = -1
+        results = list(run(xi))
+    except Exception as e:  # an op raised (while tracing), or the pass did
+        msg = " ".join(("%s: %s" % (type(e).__name__, e)).split())
+        out.write("error %d %s\nend\n" % (CURRENT_OP[0], msg[:2000]))
+        return
+    out.write("ok\n")
+    for name in case["outputs"]:
+        t = xi if name == case["input"] else results.pop(0)
+        sizes = ", ".join(str(s) for s in t.shape)
+        out.write("output %s %s [%s] hex %s\n" % (name, DTYPE_NAMES[t.dtype], sizes, tensor_hex(t)))
+    out.write("end\n")
+
+
+def serve(transform, describe=None, name="python-worker"):
+    """The protocol loop: `run N` / `graph N`, N bytes of case text, one `input` line."""
+    inp, out = sys.stdin.buffer, sys.stdout
+    out.write("slicefuzz-worker 1 %s torch %s\n" % (name, torch.__version__))
+    out.flush()
+    while True:
+        header = inp.readline()
+        if not header:
+            return
+        verb, n = header.decode().split()
+        text = inp.read(int(n)).decode()
+        data = inp.readline().decode().split()  # input NAME-less: input DTYPE [S..] hex HEX
+        case = parse_case(text)
+        x = make_input(case, data[-1] if data[-2] == "hex" else "")
+        if verb == "run":
+            answer_run(case, x, transform, out)
+        elif verb == "graph":
+            try:
+                lines = describe(eager_function(case), copy_like(x)) if describe else ["(no graph)"]
+            except Exception as e:
+                lines = ["error: %s" % traceback.format_exception_only(type(e), e)[-1].strip()]
+            for line in lines:
+                out.write("text %s\n" % line)
+            out.write("end\n")
+        else:
+            out.write("error -1 unknown verb %s\nend\n" % verb)
+        out.flush()

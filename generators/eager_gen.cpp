@@ -1,0 +1,177 @@
+// Eager programs (case format version 2) for backends that declare `eager_ops`:
+// the shapes of code that functionalization and re-inplacing passes see. View
+// chains (slice of slice, select of slice), writes through views (add_, copy_),
+// writes to a base while views of it are live and read later, overlapping views
+// of one base, out-of-place add and clones, on permuted layouts. The input is
+// always an output, so a pass that changes the input's final value is seen.
+#include <algorithm>
+
+#include "generators/case_gen.h"
+#include "generators/eager_gen.h"
+#include "oracles/judge_facts.h"
+
+namespace slicefuzz {
+
+namespace {
+
+// Small arguments, negative ones and None: the values passes mishandle.
+std::optional<int64_t> gen_bound(int64_t size) {
+  switch (*rc::gen::inRange(0, 8)) {
+    case 0:
+    case 1: return std::nullopt;
+    case 2: return -*rc::gen::inRange<int64_t>(1, std::max<int64_t>(size, 1) + 1);
+    case 3: return size + *rc::gen::inRange<int64_t>(0, 3);  // past the end: clamped
+    default: return *rc::gen::inRange<int64_t>(0, std::max<int64_t>(size, 1) + 1);
+  }
+}
+
+int64_t gen_scalar() {
+  return *rc::gen::element<int64_t>(1, 1, 2, -1, 3, 5, -7, 100);
+}
+
+// Indices of values whose sizes equal `sizes` (copy_ partners).
+std::vector<size_t> same_sizes(const std::vector<std::vector<int64_t>>& shapes,
+                               const std::vector<int64_t>& sizes) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    if (shapes[i] == sizes) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
+rc::Gen<Case> genEagerCase() {
+  // Full size always: RapidCheck scales ranges with its size, which made most
+  // programs one op long.
+  return rc::gen::resize(100, rc::gen::exec([] {
+    Case c;
+    c.version = 2;
+    c.dtype = *genDtype();
+    const int rank = *rc::gen::weightedElement<int>({{1, 1}, {4, 2}, {3, 3}, {1, 4}});
+    for (int i = 0; i < rank; ++i)
+      c.sizes.push_back(*rc::gen::weightedElement<int64_t>({{2, 1}, {3, 2}, {3, 3}, {3, 4}, {1, 5}, {1, 0}}));
+    c.dim_order = *genDimOrder(c.sizes);
+    std::vector<std::string> names{c.input};
+    std::vector<std::vector<int64_t>> shapes{c.sizes};
+    auto pick = [&](bool want_rank) -> int {
+      std::vector<size_t> ok;
+      for (size_t i = 0; i < shapes.size(); ++i)
+        if (!want_rank || !shapes[i].empty()) ok.push_back(i);
+      if (ok.empty()) return -1;
+      // Recent values more often: chains grow.
+      const size_t k = *rc::gen::inRange<size_t>(0, ok.size() * 2);
+      return static_cast<int>(ok[k >= ok.size() ? ok.size() - 1 : k]);
+    };
+    const int nops = *rc::gen::inRange(1, 8);
+    // torch.fx's reinplace never writes into a graph input, but after a write to
+    // the input the functional base is an intermediate that it does rewrite: start
+    // with one often.
+    if (*rc::gen::inRange(0, 10) < 4) {
+      Op first;
+      first.kind = OpKind::Add;
+      first.target = c.input;
+      first.scalar = gen_scalar();
+      c.ops.push_back(first);
+    }
+    for (int n = 0; n < nops; ++n) {
+      Op op;
+      const int kind = *rc::gen::weightedElement<int>(
+          {{6, 0}, {3, 1}, {5, 2}, {3, 3}, {3, 4}, {1, 5}, {1, 6}});
+      const std::string fresh = generated_value_name(names.size() - 1);
+      if (kind == 0 || kind == 6) {  // slice view (6: slice_copy)
+        int src = pick(true);
+        if (src < 0) continue;
+        const auto& in = shapes[src];
+        const int r = static_cast<int>(in.size());
+        op.kind = kind == 0 ? OpKind::Slice : OpKind::SliceCopy;
+        op.result = fresh;
+        op.src = names[src];
+        op.dim = *rc::gen::inRange<int64_t>(-r, r);
+        const int64_t size = in[judge::dim_index(r, op.dim)];
+        op.start = gen_bound(size);
+        op.end = gen_bound(size);
+        op.step = *rc::gen::weightedElement<int64_t>({{6, 1}, {2, 2}, {1, 3}});
+        if (*rc::gen::inRange(0, 100) < 2) op.step = 0;  // an op that must fail, rarely
+        std::vector<int64_t> out = in;
+        if (op.step > 0)
+          out[judge::dim_index(r, op.dim)] =
+              judge::normalize_slice_args(in, op.dim, op.start, op.end, op.step).length;
+        names.push_back(fresh);
+        shapes.push_back(out);
+      } else if (kind == 1) {  // select view
+        int src = pick(true);
+        if (src < 0) continue;
+        const auto& in = shapes[src];
+        const int r = static_cast<int>(in.size());
+        op.kind = OpKind::Select;
+        op.result = fresh;
+        op.src = names[src];
+        op.dim = *rc::gen::inRange<int64_t>(-r, r);
+        const int64_t size = in[judge::dim_index(r, op.dim)];
+        if (size == 0) continue;
+        op.index = *rc::gen::inRange<int64_t>(-size, size);
+        std::vector<int64_t> out = in;
+        out.erase(out.begin() + judge::dim_index(r, op.dim));
+        names.push_back(fresh);
+        shapes.push_back(out);
+      } else if (kind == 2) {  // add_ through any value: a view, a base, the input
+        op.kind = OpKind::Add;
+        op.target = names[pick(false)];
+        op.scalar = gen_scalar();
+      } else if (kind == 3) {  // copy_ between equal-sized values (often overlapping views)
+        const int dst = pick(false);
+        std::vector<size_t> partners = same_sizes(shapes, shapes[dst]);
+        if (partners.size() < 2) {
+          // No partner yet: copy an out-of-place result back (copy_ into a view).
+          Op add;
+          add.kind = OpKind::AddOut;
+          add.result = fresh;
+          add.src = names[*rc::gen::inRange<size_t>(0, 2) ? dst : pick(false)];
+          add.scalar = gen_scalar();
+          const int src = static_cast<int>(std::find(names.begin(), names.end(), add.src) - names.begin());
+          if (shapes[src] != shapes[dst]) add.src = names[dst];
+          c.ops.push_back(add);
+          names.push_back(fresh);
+          shapes.push_back(shapes[dst]);
+          op.kind = OpKind::Copy;
+          op.target = names[dst];
+          op.src = fresh;
+        } else {
+          op.kind = OpKind::Copy;
+          op.target = names[dst];
+          op.src = names[*rc::gen::elementOf(partners)];
+        }
+      } else if (kind == 4 || kind == 5) {  // add (out of place) or clone
+        const int src = pick(false);
+        op.kind = kind == 4 ? OpKind::AddOut : OpKind::Clone;
+        op.result = fresh;
+        op.src = names[src];
+        if (kind == 4) op.scalar = gen_scalar();
+        names.push_back(fresh);
+        shapes.push_back(shapes[src]);
+      }
+      c.ops.push_back(op);
+      if (op.step == 0) break;  // nothing after an op that must fail runs anyway
+    }
+    if (c.ops.empty()) {  // every pick refused (rank 0): one write to the input
+      Op op;
+      op.kind = OpKind::Add;
+      op.target = c.input;
+      op.scalar = 1;
+      c.ops.push_back(op);
+    }
+    // The input's final value always; often only that (every other output is a
+    // late read that keeps a pass from re-inplacing); the last value defined;
+    // sometimes another.
+    c.outputs.push_back(c.input);
+    if (*rc::gen::inRange(0, 2) == 0) return c;
+    if (names.size() > 1) c.outputs.push_back(names.back());
+    if (names.size() > 2 && *rc::gen::inRange(0, 2)) {
+      const std::string& other = names[*rc::gen::inRange<size_t>(1, names.size() - 1)];
+      c.outputs.push_back(other);
+    }
+    return c;
+  }));
+}
+
+}  // namespace slicefuzz

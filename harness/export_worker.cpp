@@ -1,0 +1,145 @@
+// `export --python` for the torch.fx workers: a script with no slicefuzz code that
+// builds the case as an eager PyTorch function, runs it eagerly, traces it with
+// make_fx(functionalize(f)), applies the backend's pass (none, or
+// torch.fx.passes.reinplace), runs the graph, and prints both side by side.
+// Exit 1 while they differ (the finding reproduces), 0 when they agree.
+#include "harness/export_worker.h"
+
+#include "harness/worker_client.h"
+#include "oracles/domain_adapter.h"
+#include "oracles/values.h"
+#include "program/case_format.h"
+
+namespace slicefuzz {
+
+namespace {
+std::string py_opt(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "None"; }
+
+const char* torch_dtype(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return "torch.bool";
+    case ScalarType::Byte: return "torch.uint8";
+    case ScalarType::Char: return "torch.int8";
+    case ScalarType::Short: return "torch.int16";
+    case ScalarType::Int: return "torch.int32";
+    case ScalarType::Long: return "torch.int64";
+    case ScalarType::Half: return "torch.float16";
+    case ScalarType::BFloat16: return "torch.bfloat16";
+    case ScalarType::Float: return "torch.float32";
+    case ScalarType::Double: return "torch.float64";
+  }
+  return "torch.float32";
+}
+
+std::string list(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// One op as eager PyTorch (slice args through the domain adapter, so the script
+// runs on libtorch 1.13 with values equivalent to the case's).
+std::string op_line(const Op& op, const ProgramInfo& info, int k) {
+  const bool is_bool = false;
+  (void)is_bool;
+  const int src = info.ops[k].src;
+  switch (op.kind) {
+    case OpKind::SliceCopy:
+    case OpKind::Slice: {
+      const auto& sizes = info.values[src].sizes;
+      const int r = static_cast<int>(sizes.size());
+      const int64_t d = op.dim < 0 ? op.dim + r : op.dim;
+      const int64_t size = r > 0 && d >= 0 && d < r ? sizes[d] : 0;
+      TorchSliceArgs a = adapt_slice_args_for_torch(size, op.start, op.end, op.step);
+      return op.result + " = torch.ops.aten.slice(" + op.src + ", " + std::to_string(op.dim) +
+             ", " + py_opt(a.start) + ", " + py_opt(a.end) + ", " + std::to_string(a.step) + ")" +
+             (op.kind == OpKind::SliceCopy ? ".clone()" : "");
+    }
+    case OpKind::Select:
+      return op.result + " = torch.ops.aten.select(" + op.src + ", " + std::to_string(op.dim) +
+             ", " + std::to_string(op.index) + ")";
+    case OpKind::Clone: return op.result + " = " + op.src + ".clone()";
+    case OpKind::AddOut:
+      return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
+    case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
+    case OpKind::Copy: return op.target + ".copy_(" + op.src + ".clone())  # source read whole first";
+  }
+  return "";
+}
+}  // namespace
+
+bool exportable_worker(const Backend& b) {
+  return b.name == "torch-fx-functionalize" || b.name == "torch-fx-reinplace";
+}
+
+std::string export_python_worker(const Case& c, const ProgramInfo& info, const CaseSummary& finding,
+                                 const Backend& backend) {
+  const bool reinplace = backend.name == "torch-fx-reinplace";
+  const TensorValue input = make_input_value(c.dtype, c.sizes);
+  const std::vector<int> order = c.effective_dim_order();
+  std::vector<int64_t> permuted, inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    permuted.push_back(c.sizes[order[i]]);
+    inverse[order[i]] = static_cast<int64_t>(i);
+  }
+  std::string s = "#!/usr/bin/python3\n";
+  s += "# Standalone reproducer (no slicefuzz code), backend " + backend.name + ".\n";
+  s += "# Eager PyTorch vs make_fx(functionalize(f))" +
+       std::string(reinplace ? " after torch.fx.passes.reinplace" : " (no pass)") + ".\n";
+  if (finding.failed)
+    s += "# slicefuzz: " + std::string(finding_kind_name(finding.kind)) + ": " + finding.message + "\n";
+  s += "# The case:\n";
+  std::string text = print_case(c);
+  for (size_t p = 0, nl; p < text.size(); p = nl + 1) {
+    nl = text.find('\n', p);
+    s += "#   " + text.substr(p, nl - p) + "\n";
+  }
+  s += "import sys\nimport warnings\nwarnings.filterwarnings('ignore')\nimport torch\n"
+       "from functorch import functionalize, make_fx\n";
+  if (reinplace) s += "from torch.fx.passes.reinplace import reinplace\n";
+  s += "\n\ndef make_input():\n";
+  s += "    # " + c.input + ": the harness's input values, laid out with dim order " + list(std::vector<int64_t>(order.begin(), order.end())) + "\n";
+  s += "    raw = bytearray.fromhex('" + to_hex(input.bytes) + "')\n";
+  const char* dt = torch_dtype(c.dtype);
+  if (input.bytes.empty())
+    s += "    values = torch.empty(" + list(c.sizes) + ", dtype=" + dt + ")\n";
+  else
+    s += "    values = torch.frombuffer(raw, dtype=torch.uint8).view(" + std::string(dt) + ").reshape(" + list(c.sizes) + ")\n";
+  s += "    x = torch.empty(" + list(permuted) + ", dtype=" + dt + ").permute(" + list(inverse) + ")\n";
+  s += "    x.copy_(values)\n    return x\n\n\n";
+  s += "def add_(t, k):  # bool: addition mod 2 (torch refuses bool + int)\n"
+       "    return (t.logical_not_() if k & 1 else t) if t.dtype == torch.bool else t.add_(k)\n\n\n"
+       "def add(t, k):\n"
+       "    return (torch.logical_not(t) if k & 1 else t.clone()) if t.dtype == torch.bool else torch.add(t, k)\n\n\n";
+  s += "def f(" + c.input + "):\n";
+  for (size_t k = 0; k < c.ops.size(); ++k) s += "    " + op_line(c.ops[k], info, static_cast<int>(k)) + "\n";
+  std::vector<std::string> others;
+  for (const std::string& o : c.outputs)
+    if (o != c.input) others.push_back(o);
+  s += "    return (";
+  for (const std::string& o : others) s += o + ".clone(), ";
+  s += ")\n\n\n";
+  s += "def outputs(x, results):  # the case's outputs; the input's is its final value\n"
+       "    results = list(results)\n    return {\n";
+  for (const std::string& o : c.outputs)
+    s += "        '" + o + "': " + (o == c.input ? "x" : "results.pop(0)") + ",\n";
+  s += "    }\n\n\n";
+  s += "x = make_input()\neager = outputs(x, f(x))\n"
+       "gm = make_fx(functionalize(f))(make_input())\n"
+       "print('---- traced: make_fx(functionalize(f))')\nprint(gm.code.strip())\n";
+  if (reinplace)
+    s += "gm = reinplace(gm, make_input())\n"
+         "print('---- after torch.fx.passes.reinplace')\nprint(gm.code.strip())\n";
+  s += "x = make_input()\ntransformed = outputs(x, gm(x))\n"
+       "bad = 0\nfor name in eager:\n"
+       "    e, t = eager[name], transformed[name]\n"
+       "    same = e.shape == t.shape and torch.equal(e, t)\n"
+       "    print('%s %s\\n  eager:       %s\\n  " + std::string(reinplace ? "reinplaced: " : "functional: ") +
+       " %s' % ('ok  ' if same else 'DIFF', name, e.tolist(), t.tolist()))\n"
+       "    bad += not same\n"
+       "print('reproduced: %d output(s) differ' % bad if bad else 'not reproduced: eager and the graph agree')\n"
+       "sys.exit(1 if bad else 0)\n";
+  return s;
+}
+
+}  // namespace slicefuzz
