@@ -80,6 +80,20 @@ void add_scalar(at::Tensor& t, int64_t k, ScalarType dtype) {
   }
 }
 
+// torch's view of slice(src, op), with the arguments mapped into the domain
+// libtorch 1.13 handles (domain_adapter.h); slice_copy copies it, slice keeps it.
+at::Tensor slice_view_in_torch(const at::Tensor& src, const Op& op) {
+  // Index the size only when torch itself will accept the dim.
+  int64_t size = 0;
+  if (src.dim() > 0 && op.dim >= -src.dim() && op.dim < src.dim())
+    size = src.size(op.dim < 0 ? op.dim + src.dim() : op.dim);
+  TorchSliceArgs a = adapt_slice_args_for_torch(size, op.start, op.end, op.step);
+  c10::optional<int64_t> start, end;
+  if (a.start) start = *a.start;
+  if (a.end) end = *a.end;
+  return at::slice(src, op.dim, start, end, a.step);
+}
+
 void configure_torch_once() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -117,15 +131,7 @@ TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
       switch (op.kind) {
         case OpKind::SliceCopy: {
           const at::Tensor& src = values[oi.src];
-          // Index the size only when torch itself will accept the dim.
-          int64_t size = 0;
-          if (src.dim() > 0 && op.dim >= -src.dim() && op.dim < src.dim())
-            size = src.size(op.dim < 0 ? op.dim + src.dim() : op.dim);
-          TorchSliceArgs a = adapt_slice_args_for_torch(size, op.start, op.end, op.step);
-          c10::optional<int64_t> start, end;
-          if (a.start) start = *a.start;
-          if (a.end) end = *a.end;
-          at::Tensor view = at::slice(src, op.dim, start, end, a.step);
+          at::Tensor view = slice_view_in_torch(src, op);
           TorchSliceView facts;
           facts.op = static_cast<int>(i);
           facts.storage_offset = view.storage_offset() - src.storage_offset();
@@ -140,15 +146,7 @@ TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
         // Eager ops (version 2): a view IS torch's view, sharing the base's storage,
         // so add_/copy_ through it (or through the base) are seen by both.
         case OpKind::Slice: {
-          const at::Tensor& src = values[oi.src];
-          int64_t size = 0;
-          if (src.dim() > 0 && op.dim >= -src.dim() && op.dim < src.dim())
-            size = src.size(op.dim < 0 ? op.dim + src.dim() : op.dim);
-          TorchSliceArgs a = adapt_slice_args_for_torch(size, op.start, op.end, op.step);
-          c10::optional<int64_t> start, end;
-          if (a.start) start = *a.start;
-          if (a.end) end = *a.end;
-          values[oi.result] = at::slice(src, op.dim, start, end, a.step);
+          values[oi.result] = slice_view_in_torch(values[oi.src], op);
           break;
         }
         case OpKind::Select:
