@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "kernels/dim_order.h"
 #include "program/case_format.h"
 #include "program/copy_executor.h"
 
@@ -49,12 +50,16 @@ RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info) {
     } else {
       // The base's TensorSpec stride: a real tensor's follows its dim order; a
       // _SliceSpec's is contiguous_stride_from_shape (row-major).
+      // (The stride rule is the kernels' one, with the identity order for a
+      // _SliceSpec. Rank 0 never gets here: its slice is the failing op, and no op
+      // from that one on is decided.)
       Tensor base = value_meta(c, base_sizes);
-      int64_t stride0 = base.strides[0];
       if (plan.is_alias(oi.src)) {
-        stride0 = 1;
-        for (int64_t i = 1; i < rank; ++i) stride0 *= base_sizes[i];
+        uint8_t row_major[kMaxRank];
+        identity_dim_order(base.rank, row_major);
+        dim_order_to_strides(base.sizes, row_major, base.rank, base.strides);
       }
+      const int64_t stride0 = base.strides[0];
       const int64_t start = op.start.value_or(0);  // _slice_start_as_int: no normalisation
       const int64_t es = static_cast<int64_t>(element_size(c.dtype));
       d.alias = true;

@@ -6,17 +6,12 @@
 #include <unordered_map>
 
 #include "oracles/judge_facts.h"
+#include "oracles/values.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
 
 namespace {
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 std::string format_msg(const char* fmt, ...) {
   char buf[256];
   va_list ap;
@@ -95,7 +90,7 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
 
   add_value(c.input, -1);
   if (!account(info.values[0], c.sizes))
-    return fail(err, W::Input, -1, over_budget("input " + shape_str(c.sizes)));
+    return fail(err, W::Input, -1, over_budget("input " + sizes_string(c.sizes)));
 
   for (size_t k = 0; k < c.ops.size(); ++k) {
     const Op& op = c.ops[k];
@@ -152,8 +147,8 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
       }
       case OpKind::Copy:
         if (info.values[oi.src].sizes != info.values[oi.target].sizes)
-          why = "copy_: sizes " + shape_str(info.values[oi.src].sizes) + " and " +
-                shape_str(info.values[oi.target].sizes) + " differ";
+          why = "copy_: sizes " + sizes_string(info.values[oi.src].sizes) + " and " +
+                sizes_string(info.values[oi.target].sizes) + " differ";
         break;
       case OpKind::Add: break;
     }
