@@ -28,6 +28,37 @@ Tensor& add_scalar_(KernelRuntimeContext& ctx, Tensor& self, int64_t other);
 Tensor& clone_out(KernelRuntimeContext& ctx, const Tensor& in,
                   std::optional<MemoryFormat> memory_format, Tensor& out);
 
+// aten::select_copy.int_out: out is given the result's rank and dim order (the
+// input's with dim removed) by the planner, as in ExecuTorch.
+Tensor& select_copy_int_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                            int64_t index, Tensor& out);
+
+// aten::squeeze_copy.dims_out (the .dim overload is one dim).
+Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dims,
+                              size_t ndims, Tensor& out);
+
+// aten::unsqueeze_copy.out
+Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, Tensor& out);
+
+// aten::view_copy.out (one size may be -1)
+Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
+                      size_t nsizes, Tensor& out);
+
+// dim_order_ops::_clone_dim_order.out: a copy of in laid out in out's dim order
+// (`dim_order`, when given, must equal out's).
+Tensor& clone_dim_order_out(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dim_order,
+                            size_t ndim_order, Tensor& out);
+
+// executorch_prim::et_select: stack = [in, dim, index, out]. Points out at the
+// selected sub-tensor inside in (no copy); refuses when it is not dense in out's
+// dim order.
+void et_select(KernelRuntimeContext& ctx, EValue** stack);
+
+// executorch_prim::et_view: stack = [in, sizes (IntList), out]. Points out at in's
+// bytes with new sizes (squeeze_copy, unsqueeze_copy, view_copy re-inplaced);
+// refuses when out's strides would not reach in's elements in the same order.
+void et_view(KernelRuntimeContext& ctx, EValue** stack);
+
 // aten::copy_ (same sizes and dtype; no broadcasting in slicefuzz programs)
 Tensor& copy_(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src, bool non_blocking);
 

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "oracles/judge_facts.h"
+#include "oracles/judge_layouts.h"
 #include "oracles/values.h"
 #include "program/case_format.h"
 
@@ -28,16 +29,6 @@ bool fail(AnalysisError& err, AnalysisError::Where where, int op, std::string ms
   return false;
 }
 
-// Sizes of slice_copy's result, or a reason why the arguments are invalid.
-bool slice_result(const std::vector<int64_t>& in, const Op& op, std::vector<int64_t>& out,
-                  std::string& why) {
-  why = judge::slice_error(static_cast<int>(in.size()), op.dim, op.step);
-  if (!why.empty()) return false;
-  const judge::SliceSpan span = judge::normalize_slice_args(in, op.dim, op.start, op.end, op.step);
-  out = in;
-  out[span.dim] = span.length;
-  return true;
-}
 }  // namespace
 
 bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& err) {
@@ -64,21 +55,28 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   std::unordered_map<std::string, int> index;
   auto add_value = [&](const std::string& name, int def_op) {
     index.emplace(name, static_cast<int>(info.values.size()));
-    info.values.push_back(ValueInfo{name, {}, false, def_op});
+    ValueInfo v;
+    v.name = name;
+    v.dtype = c.dtype;
+    v.def_op = def_op;
+    info.values.push_back(std::move(v));
   };
   auto lookup = [&](const std::string& name) {
     auto it = index.find(name);
     return it == index.end() ? -1 : it->second;
   };
   int64_t total = 0;
-  auto account = [&](ValueInfo& v, std::vector<int64_t> sizes) {
-    auto bytes = judge::tensor_bytes(sizes, c.dtype);
+  // Gives `v` its layout; false when its bytes take the case over the budget
+  // (views own no bytes: `owns_bytes` false).
+  auto account = [&](ValueInfo& v, judge::Layout layout, bool owns_bytes = true) {
+    auto bytes = owns_bytes ? judge::tensor_bytes(layout.sizes, c.dtype) : std::optional<int64_t>(0);
     // total <= budget and bytes <= INT64_MAX: the sum fits in unsigned 64 bits.
     if (!bytes || static_cast<uint64_t>(total) + static_cast<uint64_t>(*bytes) >
                       static_cast<uint64_t>(budget))
       return false;
     total += *bytes;
-    v.sizes = std::move(sizes);
+    v.sizes = std::move(layout.sizes);
+    v.dim_order = std::move(layout.dim_order);
     v.known = true;
     return true;
   };
@@ -89,7 +87,7 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   };
 
   add_value(c.input, -1);
-  if (!account(info.values[0], c.sizes))
+  if (!account(info.values[0], judge::Layout{c.sizes, c.effective_dim_order()}))
     return fail(err, W::Input, -1, over_budget("input " + sizes_string(c.sizes)));
 
   for (size_t k = 0; k < c.ops.size(); ++k) {
@@ -117,40 +115,17 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
     const bool target_known = oi.target < 0 || info.values[oi.target].known;
     if (!src_known || !target_known) continue;
     std::string why;
-    std::vector<int64_t> sizes;
-    switch (op.kind) {
-      case OpKind::SliceCopy:
-        if (!slice_result(info.values[oi.src].sizes, op, sizes, why)) break;
-        if (!account(info.values[oi.result], std::move(sizes)))
-          return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
-        break;
-      case OpKind::Clone:
-      case OpKind::AddOut:
-        if (!account(info.values[oi.result], info.values[oi.src].sizes))
-          return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
-        break;
-      // Views take no bytes of their own: they share their source's storage.
-      case OpKind::Slice:
-        if (!slice_result(info.values[oi.src].sizes, op, sizes, why)) break;
-        info.values[oi.result].sizes = std::move(sizes);
-        info.values[oi.result].known = true;
-        break;
-      case OpKind::Select: {
-        const std::vector<int64_t>& in = info.values[oi.src].sizes;
-        why = judge::select_error(in, op.dim, op.index);
-        if (!why.empty()) break;
-        sizes = in;
-        sizes.erase(sizes.begin() + judge::dim_index(static_cast<int>(in.size()), op.dim));
-        info.values[oi.result].sizes = std::move(sizes);
-        info.values[oi.result].known = true;
-        break;
-      }
-      case OpKind::Copy:
-        if (info.values[oi.src].sizes != info.values[oi.target].sizes)
-          why = "copy_: sizes " + sizes_string(info.values[oi.src].sizes) + " and " +
-                sizes_string(info.values[oi.target].sizes) + " differ";
-        break;
-      case OpKind::Add: break;
+    auto layout_of = [&](int v) {
+      return judge::Layout{info.values[v].sizes, info.values[v].dim_order};
+    };
+    if (op_defines(op.kind)) {
+      judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+      why = std::move(out.error);
+      // Eager views take no bytes of their own: they share their source's storage.
+      if (why.empty() && !account(info.values[oi.result], std::move(out.layout), !op_is_view(op.kind)))
+        return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
+    } else if (op.kind == OpKind::Copy) {
+      why = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
     }
     if (!why.empty()) {
       info.failing_op = ki;

@@ -1,11 +1,14 @@
 #include "program/case.h"
 
+#include <algorithm>
+
 namespace slicefuzz {
 
 bool operator==(const Op& a, const Op& b) {
   return a.kind == b.kind && a.result == b.result && a.src == b.src && a.target == b.target &&
          a.dim == b.dim && a.start == b.start && a.end == b.end && a.step == b.step &&
-         a.scalar == b.scalar && a.index == b.index;
+         a.scalar == b.scalar && a.index == b.index && a.ints == b.ints &&
+         a.single_dim == b.single_dim && a.dim_order == b.dim_order;
 }
 
 bool operator==(const Case& a, const Case& b) {
@@ -20,24 +23,22 @@ std::vector<int> Case::effective_dim_order() const {
   return id;
 }
 
-const char* op_kind_name(OpKind k) {
-  switch (k) {
-#define SLICEFUZZ_OP_NAME(e, name, eager) \
-  case OpKind::e: return name;
-    SLICEFUZZ_OP_KINDS(SLICEFUZZ_OP_NAME)
-#undef SLICEFUZZ_OP_NAME
-  }
-  return "?";
+const char* op_kind_name(OpKind k) { return op_kind_info(k).name; }
+
+std::optional<OpKind> op_kind_from_name(std::string_view name) {
+  for (const OpKindInfo& row : kOpKinds)
+    if (name == row.name) return row.kind;
+  return std::nullopt;
 }
 
-bool is_eager_op(OpKind k) {
-  switch (k) {
-#define SLICEFUZZ_OP_EAGER(e, name, eager) \
-  case OpKind::e: return eager;
-    SLICEFUZZ_OP_KINDS(SLICEFUZZ_OP_EAGER)
-#undef SLICEFUZZ_OP_EAGER
-  }
-  return false;
+int op_min_version(const Op& op) {
+  return op.kind == OpKind::Clone && op.dim_order ? 2 : op_kind_info(op.kind).min_version;
+}
+
+int Case::min_version() const {
+  int v = 1;
+  for (const Op& op : ops) v = std::max(v, op_min_version(op));
+  return v;
 }
 
 bool Case::has_eager_ops() const {
@@ -47,21 +48,14 @@ bool Case::has_eager_ops() const {
 }
 
 std::vector<std::string> op_uses(const Op& op) {
-  switch (op.kind) {
-    case OpKind::SliceCopy:
-    case OpKind::Slice:
-    case OpKind::Select:
-    case OpKind::AddOut:
-    case OpKind::Clone: return {op.src};
-    case OpKind::Add: return {op.target};
-    case OpKind::Copy: return {op.target, op.src};
-  }
-  return {};
+  if (op.kind == OpKind::Copy) return {op.target, op.src};
+  if (op_kind_info(op.kind).effect == OpEffect::Mutates) return {op.target};
+  return {op.src};
 }
 
 const std::string& op_mutated(const Op& op) {
   static const std::string none;
-  return op.kind == OpKind::Add || op.kind == OpKind::Copy ? op.target : none;
+  return op_kind_info(op.kind).effect == OpEffect::Mutates ? op.target : none;
 }
 
 }  // namespace slicefuzz

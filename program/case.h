@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/scalar_type.h"
@@ -17,30 +18,62 @@ namespace slicefuzz {
 inline constexpr int kMaxCaseRank = 16;
 inline constexpr size_t kMaxOps = 256;
 
-// One table for the op kinds: the enum, the name in .case text and whether the op
-// is an eager (version 2) op. Everything that prints or parses an op name reads it.
-#define SLICEFUZZ_OP_KINDS(X)      \
-  X(SliceCopy, "slice_copy", false) \
-  X(Add, "add_", false)             \
-  X(Clone, "clone", false)          \
-  X(Copy, "copy_", false)           \
-  X(Slice, "slice", true)           \
-  X(Select, "select", true)         \
-  X(AddOut, "add", true)
+// One table for the op kinds. Columns: the enum; the name in .case text; the
+// first format version that has it; whether it is an eager op (version 2 eager
+// programs, for backends that declare eager_ops: true views and an out-of-place
+// add); what it does with its operands (Defines: NAME = op(SRC, ...); Mutates:
+// op(TARGET, ...) in place); and, for a copy op that a pass may re-inplace as an
+// alias, the alias prim op it becomes ("" for none). Everything that parses,
+// prints, labels or decides on an op reads this table.
+#define SLICEFUZZ_OP_KINDS(X)                                                 \
+  X(SliceCopy, "slice_copy", 1, false, Defines, "et_slice")                   \
+  X(Add, "add_", 1, false, Mutates, "")                                       \
+  X(Clone, "clone", 1, false, Defines, "")                                    \
+  X(Copy, "copy_", 1, false, Mutates, "")                                     \
+  X(Slice, "slice", 2, true, Defines, "")                                     \
+  X(Select, "select", 2, true, Defines, "")                                   \
+  X(AddOut, "add", 2, true, Defines, "")                                      \
+  X(SelectCopy, "select_copy", 2, false, Defines, "et_select")                \
+  X(SqueezeCopy, "squeeze_copy", 2, false, Defines, "et_view")                \
+  X(UnsqueezeCopy, "unsqueeze_copy", 2, false, Defines, "et_view")            \
+  X(ViewCopy, "view_copy", 2, false, Defines, "et_view")
+
+enum class OpEffect : uint8_t { Defines, Mutates };
 
 enum class OpKind {
-#define SLICEFUZZ_OP_ENUM(e, name, eager) e,
+#define SLICEFUZZ_OP_ENUM(e, name, version, eager, effect, alias) e,
   SLICEFUZZ_OP_KINDS(SLICEFUZZ_OP_ENUM)
 #undef SLICEFUZZ_OP_ENUM
 };
 
+struct OpKindInfo {
+  OpKind kind;
+  const char* name;
+  int min_version;
+  bool eager;
+  OpEffect effect;
+  const char* alias_prim;  // "" when the op is never re-inplaced
+};
+inline constexpr OpKindInfo kOpKinds[] = {
+#define SLICEFUZZ_OP_ROW(e, name, version, eager, effect, alias) \
+  {OpKind::e, name, version, eager, OpEffect::effect, alias},
+    SLICEFUZZ_OP_KINDS(SLICEFUZZ_OP_ROW)
+#undef SLICEFUZZ_OP_ROW
+};
+inline constexpr int kNumOpKinds = static_cast<int>(sizeof kOpKinds / sizeof kOpKinds[0]);
+inline constexpr const OpKindInfo& op_kind_info(OpKind k) { return kOpKinds[static_cast<int>(k)]; }
+
 const char* op_kind_name(OpKind k);
-// slice, select (views) and add (out of place): version 2 only.
-bool is_eager_op(OpKind k);
+std::optional<OpKind> op_kind_from_name(std::string_view name);
+// slice, select (views) and add (out of place): version 2 eager programs only.
+inline bool is_eager_op(OpKind k) { return op_kind_info(k).eager; }
 // Ops that define a new value (NAME = ...).
-inline bool op_defines(OpKind k) { return k != OpKind::Add && k != OpKind::Copy; }
-// Views share their source's storage (a write through either is seen by both).
+inline bool op_defines(OpKind k) { return op_kind_info(k).effect == OpEffect::Defines; }
+// Eager views share their source's storage (a write through either is seen by both).
 inline bool op_is_view(OpKind k) { return k == OpKind::Slice || k == OpKind::Select; }
+// Copy ops a pass may turn into an alias (slice_copy -> et_slice, ...).
+inline bool op_is_view_copy(OpKind k) { return op_kind_info(k).alias_prim[0] != '\0'; }
+inline const char* op_alias_prim(OpKind k) { return op_kind_info(k).alias_prim; }
 
 struct Op {
   OpKind kind = OpKind::SliceCopy;
@@ -51,8 +84,17 @@ struct Op {
   std::optional<int64_t> start, end;
   int64_t step = 1;
   int64_t scalar = 0;  // add_, add
-  int64_t index = 0;   // select
+  int64_t index = 0;   // select, select_copy
+  // squeeze_copy's dims (`single_dim`: written `dim=INT`, one entry) and
+  // view_copy's sizes.
+  std::vector<int64_t> ints;
+  bool single_dim = false;
+  // clone(SRC, dim_order=[...]): a copy into that layout; nullopt keeps SRC's.
+  std::optional<std::vector<int>> dim_order;
 };
+
+// The format version an op needs (clone with a dim order is version 2).
+int op_min_version(const Op& op);
 
 struct Case {
   int version = 1;  // the format version it was read as (the printer never writes less than it needs)
@@ -65,6 +107,7 @@ struct Case {
 
   std::vector<int> effective_dim_order() const;
   bool has_eager_ops() const;
+  int min_version() const;  // the lowest format version that can hold it
 };
 
 bool operator==(const Op& a, const Op& b);

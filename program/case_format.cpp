@@ -127,15 +127,7 @@ struct Parser {
   bool input_line(Line& l, Case& c) {
     if (!name(l, c.input, "the input")) return false;
     if (!int_list(l, c.sizes, "the input sizes")) return false;
-    if (l.keyword("dim_order")) {
-      if (!expect(l, '=', "after dim_order")) return false;
-      std::vector<int64_t> order;
-      if (!int_list(l, order, "dim_order")) return false;
-      for (int64_t v : order) {
-        if (v < 0 || v >= kMaxCaseRank) return fail(l, "dim_order entries must be in 0..15");
-        c.dim_order.push_back(static_cast<int>(v));
-      }
-    }
+    if (l.keyword("dim_order")) return dim_order_list(l, c.dim_order);
     return true;
   }
 
@@ -149,6 +141,62 @@ struct Parser {
     op.dim = *dim;
     op.step = *step;
     return true;
+  }
+
+  // `, dim_order=[PERM]` (entries 0..15).
+  bool dim_order_list(Line& l, std::vector<int>& out) {
+    if (!expect(l, '=', "after dim_order")) return false;
+    std::vector<int64_t> order;
+    if (!int_list(l, order, "dim_order")) return false;
+    for (int64_t v : order) {
+      if (v < 0 || v >= kMaxCaseRank) return fail(l, "dim_order entries must be in 0..15");
+      out.push_back(static_cast<int>(v));
+    }
+    return true;
+  }
+
+  // The arguments after `OP(SRC` of a defining op, per kind.
+  bool op_args(Line& l, Op& op, const Case& c) {
+    std::optional<int64_t> a, b;
+    switch (op.kind) {
+      case OpKind::SliceCopy:
+      case OpKind::Slice: return slice_args(l, op);
+      case OpKind::Select:
+      case OpKind::SelectCopy:
+        if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", a, false)) return false;
+        if (!expect(l, ',', "before index=") || !keyword_arg(l, "index", b, false)) return false;
+        op.dim = *a;
+        op.index = *b;
+        return true;
+      case OpKind::AddOut:
+        return expect(l, ',', "between arguments") && int_value(l, op.scalar, "the scalar");
+      case OpKind::Clone:
+        if (!l.accept(',')) return true;
+        if (c.version < 2) return fail(l, "clone(SRC, dim_order=[...]) needs the header 'slicefuzz-case 2'");
+        if (!l.keyword("dim_order")) return fail(l, "expected 'dim_order=' after clone's source");
+        op.dim_order.emplace();
+        return dim_order_list(l, *op.dim_order);
+      case OpKind::SqueezeCopy:
+        if (!expect(l, ',', "before dims=")) return false;
+        if (l.keyword("dims")) {
+          return expect(l, '=', "after dims") && int_list(l, op.ints, "squeeze_copy's dims");
+        }
+        if (!keyword_arg(l, "dim", a, false)) return fail(l, "expected 'dims=[...]' or 'dim=INT'");
+        op.single_dim = true;
+        op.ints = {*a};
+        return true;
+      case OpKind::UnsqueezeCopy:
+        if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", a, false)) return false;
+        op.dim = *a;
+        return true;
+      case OpKind::ViewCopy:
+        if (!expect(l, ',', "before sizes=") || !l.keyword("sizes"))
+          return fail(l, "expected 'sizes=[...]' after view_copy's source");
+        return expect(l, '=', "after sizes") && int_list(l, op.ints, "view_copy's sizes");
+      case OpKind::Add:
+      case OpKind::Copy: break;
+    }
+    return fail(l, "internal: op_args on an in-place op");
   }
 
   bool op_line(Line& l, const std::string& first, Case& c) {
@@ -167,31 +215,18 @@ struct Parser {
         return false;
       std::string fn;
       l.ident(fn);
-      std::optional<OpKind> kind;
-      for (OpKind k : {OpKind::SliceCopy, OpKind::Clone, OpKind::Slice, OpKind::Select,
-                       OpKind::AddOut})
-        if (fn == op_kind_name(k)) kind = k;
-      if (!kind)
+      const std::optional<OpKind> kind = op_kind_from_name(fn);
+      if (!kind || !op_defines(*kind))
         return fail(l, c.version >= 2
-                           ? "expected slice_copy, clone, slice, select or add after '='"
+                           ? "expected slice_copy, select_copy, squeeze_copy, unsqueeze_copy, "
+                             "view_copy, clone, slice, select or add after '='"
                            : "expected slice_copy or clone after '='");
-      if (is_eager_op(*kind) && c.version < 2)
-        return fail(l, "'" + fn + "' (an eager op) needs the header 'slicefuzz-case 2'");
       op.kind = *kind;
+      if (op_kind_info(op.kind).min_version > c.version)
+        return fail(l, "'" + fn + "' needs the header 'slicefuzz-case 2'");
       if (!expect(l, '(', ("after " + fn).c_str())) return false;
       if (!name(l, op.src, "the source")) return false;
-      if (op.kind == OpKind::SliceCopy || op.kind == OpKind::Slice) {
-        if (!slice_args(l, op)) return false;
-      } else if (op.kind == OpKind::Select) {
-        std::optional<int64_t> dim, index;
-        if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", dim, false)) return false;
-        if (!expect(l, ',', "before index=") || !keyword_arg(l, "index", index, false)) return false;
-        op.dim = *dim;
-        op.index = *index;
-      } else if (op.kind == OpKind::AddOut) {
-        if (!expect(l, ',', "between arguments") || !int_value(l, op.scalar, "the scalar"))
-          return false;
-      }
+      if (!op_args(l, op, c)) return false;
     }
     if (!expect(l, ')', "to close the op")) return false;
     c.ops.push_back(std::move(op));
@@ -215,7 +250,9 @@ std::string opt_str(const std::optional<int64_t>& v) {
 }  // namespace
 
 void canonicalize(Case& c) {
-  if (c.has_eager_ops()) c.version = std::max(c.version, 2);
+  c.version = std::max(c.version, c.min_version());
+  for (Op& op : c.ops)
+    if (op.single_dim && op.ints.size() != 1) op.single_dim = false;
   bool identity = c.dim_order.size() == c.sizes.size();
   for (size_t i = 0; identity && i < c.dim_order.size(); ++i)
     identity = c.dim_order[i] == static_cast<int>(i);
@@ -306,19 +343,33 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
   return done(true);
 }
 
+namespace {
+template <class T>
+std::string list_str(const std::vector<T>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+}  // namespace
+
 std::string print_op(const Op& op) {
+  const std::string head = op.result + " = " + op_kind_name(op.kind) + "(" + op.src;
   switch (op.kind) {
     case OpKind::SliceCopy:
     case OpKind::Slice:
-      return op.result + " = " + op_kind_name(op.kind) + "(" + op.src + ", dim=" +
-             std::to_string(op.dim) + ", start=" + opt_str(op.start) + ", end=" +
-             opt_str(op.end) + ", step=" + std::to_string(op.step) + ")";
+      return head + ", dim=" + std::to_string(op.dim) + ", start=" + opt_str(op.start) +
+             ", end=" + opt_str(op.end) + ", step=" + std::to_string(op.step) + ")";
     case OpKind::Select:
-      return op.result + " = select(" + op.src + ", dim=" + std::to_string(op.dim) +
-             ", index=" + std::to_string(op.index) + ")";
-    case OpKind::AddOut:
-      return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
-    case OpKind::Clone: return op.result + " = clone(" + op.src + ")";
+    case OpKind::SelectCopy:
+      return head + ", dim=" + std::to_string(op.dim) + ", index=" + std::to_string(op.index) + ")";
+    case OpKind::AddOut: return head + ", " + std::to_string(op.scalar) + ")";
+    case OpKind::Clone:
+      return head + (op.dim_order ? ", dim_order=" + list_str(*op.dim_order) : "") + ")";
+    case OpKind::SqueezeCopy:
+      return head + (op.single_dim && op.ints.size() == 1 ? ", dim=" + std::to_string(op.ints[0])
+                                                           : ", dims=" + list_str(op.ints)) + ")";
+    case OpKind::UnsqueezeCopy: return head + ", dim=" + std::to_string(op.dim) + ")";
+    case OpKind::ViewCopy: return head + ", sizes=" + list_str(op.ints) + ")";
     case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Copy: return "copy_(" + op.target + ", " + op.src + ")";
   }
@@ -327,7 +378,7 @@ std::string print_op(const Op& op) {
 
 std::string print_case(const Case& c) {
   // A case read as version 1 prints as version 1, byte for byte; eager ops need 2.
-  const int version = c.has_eager_ops() ? 2 : std::max(c.version, 1);
+  const int version = std::max(c.version, c.min_version());
   std::string s = "slicefuzz-case " + std::to_string(version) + "\ndtype ";
   s += scalar_type_name(c.dtype);
   s += "\ninput " + c.input + " [";

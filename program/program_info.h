@@ -14,10 +14,16 @@ namespace slicefuzz {
 
 inline constexpr int64_t kDefaultByteBudget = int64_t{64} << 20;  // 64 MiB per case
 
+// Every value's own layout: sizes, dtype and dim order (a slice keeps its
+// source's order, select_copy and squeeze_copy drop entries, unsqueeze_copy inserts
+// one, view_copy is row-major, clone(dim_order=...) chooses). The pass, the
+// planner and the executors read a value's layout here, never the case's.
 struct ValueInfo {
   std::string name;
   std::vector<int64_t> sizes;  // empty vector also for rank 0; see `known`
-  bool known = false;          // sizes known (defined before the first failing op)
+  std::vector<int> dim_order;  // explicit (identity spelled out); size == rank when known
+  ScalarType dtype = ScalarType::Float;
+  bool known = false;          // layout known (defined before the first failing op)
   int def_op = -1;             // -1: the program input
 };
 

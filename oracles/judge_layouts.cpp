@@ -1,0 +1,247 @@
+#include "oracles/judge_layouts.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace slicefuzz::judge {
+
+namespace {
+
+using i128 = __int128;
+
+std::string printf_string(const char* fmt, long long a, long long b = 0, long long c = 0) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, fmt, a, b, c);
+  return buf;
+}
+
+std::string dim_range_error(const char* op, int64_t dim, int lo, int hi) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%s: dim %lld is outside [%d, %d]", op, (long long)dim, lo, hi);
+  return buf;
+}
+
+// `order` without the dims in `removed` (sorted, distinct), later dims renumbered.
+std::vector<int> order_without(const std::vector<int>& order, const std::vector<int>& removed) {
+  std::vector<int> out;
+  for (int d : order) {
+    if (std::find(removed.begin(), removed.end(), d) != removed.end()) continue;
+    int below = 0;
+    for (int r : removed) below += r < d;
+    out.push_back(d - below);
+  }
+  return out;
+}
+
+int64_t numel_of(const std::vector<int64_t>& sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;  // callers hold sizes whose bytes fit the budget
+  return n;
+}
+
+}  // namespace
+
+std::vector<int> identity_order(int rank) {
+  std::vector<int> id(static_cast<size_t>(std::max(rank, 0)));
+  for (int i = 0; i < rank; ++i) id[i] = i;
+  return id;
+}
+
+std::string dim_order_error(int rank, const std::vector<int>& order) {
+  std::vector<int> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  bool ok = static_cast<int>(sorted.size()) == rank;
+  for (int i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
+  return ok ? "" : printf_string("dim_order must be a permutation of 0..%lld", rank - 1);
+}
+
+std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<int64_t>& sizes,
+                                               std::string& why) {
+  if (sizes.size() > 16) {
+    why = "view_copy: more than 16 sizes";
+    return std::nullopt;
+  }
+  int inferred = -1;
+  bool zero = false;
+  i128 known = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1) {
+      if (inferred >= 0) return why = "view_copy: only one size may be -1", std::nullopt;
+      inferred = static_cast<int>(i);
+      continue;
+    }
+    if (sizes[i] < -1)
+      return why = printf_string("view_copy: size %lld is negative", sizes[i]), std::nullopt;
+    zero = zero || sizes[i] == 0;
+    // Saturate: anything past numel (< 2^63) is already a mismatch.
+    known = std::min<i128>(known * sizes[i], i128{1} << 64);
+  }
+  std::vector<int64_t> out = sizes;
+  if (inferred >= 0) {
+    if (zero)
+      return why = "view_copy: -1 cannot be inferred next to a size of 0", std::nullopt;
+    if (known == 0 || numel % static_cast<int64_t>(known) != 0)
+      return why = printf_string("view_copy: %lld elements cannot be viewed with the other "
+                                 "sizes' product %lld",
+                                 numel, static_cast<long long>(known)),
+             std::nullopt;
+    out[inferred] = numel / static_cast<int64_t>(known);
+  } else if (known != numel) {
+    return why = printf_string("view_copy: the sizes hold %lld elements, the input %lld",
+                               static_cast<long long>(std::min<i128>(known, INT64_MAX)), numel),
+           std::nullopt;
+  }
+  return out;
+}
+
+OpOutcome op_result(const Op& op, const Layout& in) {
+  OpOutcome r;
+  const int rank = static_cast<int>(in.sizes.size());
+  r.layout = in;
+  switch (op.kind) {
+    case OpKind::SliceCopy:
+    case OpKind::Slice: {
+      r.error = slice_error(rank, op.dim, op.step);
+      if (!r.error.empty()) return r;
+      const SliceSpan span = normalize_slice_args(in.sizes, op.dim, op.start, op.end, op.step);
+      r.layout.sizes[span.dim] = span.length;
+      return r;
+    }
+    case OpKind::Clone:
+      if (op.dim_order) {
+        r.error = dim_order_error(rank, *op.dim_order);
+        if (!r.error.empty()) r.error = "clone: " + r.error;
+        r.layout.dim_order = *op.dim_order;
+      }
+      return r;
+    case OpKind::AddOut: return r;
+    case OpKind::Select:
+    case OpKind::SelectCopy: {
+      r.error = select_error(in.sizes, op.dim, op.index);
+      if (!r.error.empty()) return r;
+      const int d = dim_index(rank, op.dim);
+      r.layout.sizes.erase(r.layout.sizes.begin() + d);
+      r.layout.dim_order = order_without(in.dim_order, {d});
+      return r;
+    }
+    case OpKind::SqueezeCopy: {
+      // A 0-dim tensor takes dim 0 or -1 (ExecuTorch's nonzero_dim) and stays 0-dim.
+      const int span = std::max(rank, 1);
+      std::vector<int> listed, removed;
+      for (int64_t dim : op.ints) {
+        const int d = dim_index(span, dim);
+        if (d < 0) return r.error = dim_range_error("squeeze_copy", dim, -span, span - 1), r;
+        if (std::find(listed.begin(), listed.end(), d) != listed.end())
+          return r.error = printf_string("squeeze_copy: dim %lld appears more than once", d), r;
+        listed.push_back(d);
+        if (rank > 0 && in.sizes[d] == 1) removed.push_back(d);
+      }
+      std::sort(removed.begin(), removed.end());
+      for (size_t k = removed.size(); k-- > 0;)
+        r.layout.sizes.erase(r.layout.sizes.begin() + removed[k]);
+      r.layout.dim_order = order_without(in.dim_order, removed);
+      return r;
+    }
+    case OpKind::UnsqueezeCopy: {
+      if (rank + 1 > kMaxCaseRank)
+        return r.error = printf_string("unsqueeze_copy: the result's rank %lld exceeds 16", rank + 1), r;
+      const int d = dim_index(rank + 1, op.dim);
+      if (d < 0) return r.error = dim_range_error("unsqueeze_copy", op.dim, -(rank + 1), rank), r;
+      r.layout.sizes.insert(r.layout.sizes.begin() + d, 1);
+      std::vector<int> order;
+      for (int o : in.dim_order) {
+        if (o == d) order.push_back(d);  // the new dim sits just outside the one it precedes
+        order.push_back(o >= d ? o + 1 : o);
+      }
+      if (d == rank) order.push_back(d);
+      r.layout.dim_order = order;
+      return r;
+    }
+    case OpKind::ViewCopy: {
+      auto sizes = view_sizes(numel_of(in.sizes), op.ints, r.error);
+      if (!sizes) return r;
+      r.layout.sizes = *sizes;
+      r.layout.dim_order = identity_order(static_cast<int>(sizes->size()));
+      return r;
+    }
+    case OpKind::Add:
+    case OpKind::Copy: break;
+  }
+  return r;
+}
+
+std::string copy_error(const Layout& target, const Layout& src) {
+  if (target.sizes == src.sizes) return {};
+  std::string t = "[", s = "[";
+  for (size_t i = 0; i < target.sizes.size(); ++i) t += (i ? ", " : "") + std::to_string(target.sizes[i]);
+  for (size_t i = 0; i < src.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(src.sizes[i]);
+  return "copy_: sizes " + s + "] and " + t + "] differ";
+}
+
+std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
+  StridedView v = src;
+  const int rank = static_cast<int>(src.sizes.size());
+  switch (op.kind) {
+    case OpKind::SliceCopy:
+    case OpKind::Slice: {
+      const SliceSpan span = normalize_slice_args(src.sizes, op.dim, op.start, op.end, op.step);
+      v.sizes[span.dim] = span.length;
+      // An empty view reads nothing; torch still offsets it, but never past the end.
+      if (span.length > 0) v.offset += span.start * src.strides[span.dim];
+      if (span.length > 1) v.strides[span.dim] *= span.step;
+      return v;
+    }
+    case OpKind::Select:
+    case OpKind::SelectCopy: {
+      const int d = dim_index(rank, op.dim);
+      const int64_t index = op.index < 0 ? op.index + src.sizes[d] : op.index;
+      v.offset += index * src.strides[d];
+      v.sizes.erase(v.sizes.begin() + d);
+      v.strides.erase(v.strides.begin() + d);
+      return v;
+    }
+    case OpKind::SqueezeCopy: {
+      // Keep the strides of the dims that stay (the removed ones have size 1).
+      v.sizes.clear();
+      v.strides.clear();
+      std::vector<bool> gone(rank, false);
+      const int span = std::max(rank, 1);
+      for (int64_t dim : op.ints) {
+        const int d = dim_index(span, dim);
+        if (rank > 0 && src.sizes[d] == 1) gone[d] = true;
+      }
+      for (int i = 0; i < rank; ++i)
+        if (!gone[i]) v.sizes.push_back(src.sizes[i]), v.strides.push_back(src.strides[i]);
+      return v;
+    }
+    case OpKind::UnsqueezeCopy: {
+      const int d = dim_index(rank + 1, op.dim);
+      // torch: the new dim's stride is size*stride of the dim it precedes, 1 at the end.
+      const int64_t stride = d < rank ? src.sizes[d] * src.strides[d] : 1;
+      v.sizes.insert(v.sizes.begin() + d, 1);
+      v.strides.insert(v.strides.begin() + d, stride);
+      return v;
+    }
+    case OpKind::ViewCopy: {
+      const int64_t n = numel_of(src.sizes);
+      // Viewable (as a dense block) when the elements lie row-major in memory:
+      // every dim of size > 1 has the row-major stride. With <= 1 element, always.
+      int64_t expect = 1;
+      for (int i = rank; n > 1 && i-- > 0;) {
+        if (src.sizes[i] != 1 && src.strides[i] != expect) return std::nullopt;
+        expect *= src.sizes[i];
+      }
+      std::string why;
+      v.sizes = *view_sizes(n, op.ints, why);
+      v.strides = strides_for(v.sizes, {});
+      return v;
+    }
+    case OpKind::Clone:
+    case OpKind::AddOut:
+    case OpKind::Add:
+    case OpKind::Copy: break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace slicefuzz::judge

@@ -1,0 +1,58 @@
+// The judge's facts about every op's result: which op must fail and why, and the
+// layout (sizes and dim order) of what each defining op produces, from DESIGN 2
+// and ExecuTorch's portable kernels (kernels/portable/cpu/op_*_copy.cpp), written
+// apart from the kernels' own (kernels/util). The analysis, the naive reference,
+// explain and the generators read these; nothing here calls the system under test.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oracles/judge_facts.h"
+#include "program/case.h"
+
+namespace slicefuzz::judge {
+
+// A value's layout: sizes and its full dim order (identity spelled out).
+struct Layout {
+  std::vector<int64_t> sizes;
+  std::vector<int> dim_order;
+};
+
+std::vector<int> identity_order(int rank);
+// Why `order` is not a permutation of 0..rank-1, or "".
+std::string dim_order_error(int rank, const std::vector<int>& order);
+
+// What a defining op makes of `in`: the result's layout, or why it must fail.
+//   slice_copy, clone, add (eager), slice (eager): in's dim order;
+//   clone(dim_order=P): P (must be a permutation of in's rank);
+//   select_copy, select: d removed from the order, later dims renumbered;
+//   squeeze_copy: every listed dim of size 1 removed (a listed dim of size > 1
+//     stays, as in aten); a repeated dim is an error (ExecuTorch's .dims);
+//   unsqueeze_copy(d): dims >= d renumbered up, d inserted just outside the dim
+//     it is put in front of (innermost when d == rank), so the bytes are those
+//     of the input;
+//   view_copy(sizes): row-major; at most one -1, no size below -1, no -1 beside a
+//     0 (the inferred size would be ambiguous), and the element count kept.
+struct OpOutcome {
+  std::string error;  // non-empty: the op must fail
+  Layout layout;
+};
+OpOutcome op_result(const Op& op, const Layout& in);
+
+// Why copy_(target, src) must fail, or "".
+std::string copy_error(const Layout& target, const Layout& src);
+
+// view_copy's result sizes with -1 inferred, or nullopt (see op_result for why).
+std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<int64_t>& sizes,
+                                               std::string& why);
+
+// torch's view of a defining view-copy op (slice_copy, select_copy, squeeze_copy,
+// unsqueeze_copy, view_copy) and of the eager views, taken over a source seen
+// through `src` (its sizes, strides and element offset). nullopt for view_copy
+// when the source's elements are not in row-major order in memory: torch cannot
+// view it, and the copy is never an alias. Requires op_result(op, ...) to succeed.
+std::optional<StridedView> op_view(const Op& op, const StridedView& src);
+
+}  // namespace slicefuzz::judge
