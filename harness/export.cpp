@@ -86,6 +86,47 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
   return have_plans;
 }
 
+namespace {
+
+// The project's kernel an op runs on the copy path (kernels/kernels.h).
+const char* copy_path_kernel(const Op& op) {
+  switch (op.kind) {
+    case OpKind::SliceCopy: return "slice_copy_Tensor_out";
+    case OpKind::SelectCopy: return "select_copy_int_out";
+    case OpKind::SqueezeCopy: return "squeeze_copy_dims_out";
+    case OpKind::UnsqueezeCopy: return "unsqueeze_copy_out";
+    case OpKind::ViewCopy: return "view_copy_out";
+    case OpKind::Clone: return op.dim_order ? "clone_dim_order_out" : "clone_out";
+    case OpKind::Add: return "add_scalar_";
+    case OpKind::Copy: return "copy_";
+    case OpKind::Slice:
+    case OpKind::Select:
+    case OpKind::AddOut: return nullptr;  // eager: no kernel of the project runs it
+  }
+  return nullptr;
+}
+
+// A version-2 case's ops in the project's kernels' terms: what each op calls on
+// the copy path and, for a view-copy op, the alias prim op the pass may make it.
+std::string kernel_terms(const Case& c) {
+  std::string s = "// The ops in the project's kernels' terms (kernels/kernels.h):\n";
+  for (size_t k = 0; k < c.ops.size(); ++k) {
+    const Op& op = c.ops[k];
+    s += "//   op " + std::to_string(k) + " `" + print_op(op) + "`: ";
+    if (const char* kernel = copy_path_kernel(op)) {
+      s += kernel;
+      if (op_is_view_copy(op.kind))
+        s += std::string("; ") + op_alias_prim(op.kind) + " when the pass makes it an alias";
+    } else {
+      s += "an eager view or out-of-place op (torch oracle and out-of-process backends only)";
+    }
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace
+
 std::string export_gtest(const Case& c, const CaseSummary& f, const std::string& backend,
                          const std::string& test_name) {
   std::string name;
@@ -97,6 +138,7 @@ std::string export_gtest(const Case& c, const CaseSummary& f, const std::string&
   s += "// To build and run it, copy this file into tests/ of a slicefuzz checkout as\n";
   s += "// " + name + "_test.cpp; ci/test.sh builds every tests/*_test.cpp and runs it.\n";
   s += "// The test fails while the finding reproduces.\n";
+  if (c.min_version() >= 2) s += kernel_terms(c);  // version-1 reproducers keep their text
   s += "#include <gtest/gtest.h>\n\n#include <string>\n\n";
   s += "#include \"backends/backend.h\"\n#include \"harness/runner.h\"\n";
   s += "#include \"program/case_format.h\"\n\n";
