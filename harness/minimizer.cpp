@@ -21,6 +21,17 @@ bool well_formed(const Case& c, int64_t budget) {
   return analyze(c, budget, info, err);
 }
 
+// The input without its dim `removed`, in its dim order without that dim (taken
+// before the sizes shrink: an identity order spelled out of the old rank).
+void drop_input_dim(Case& c, int removed) {
+  std::vector<int> order;
+  for (int d : c.effective_dim_order())
+    if (d != removed) order.push_back(d > removed ? d - 1 : d);
+  c.sizes.erase(c.sizes.begin() + removed);
+  c.dim_order = order;
+  canonicalize(c);
+}
+
 // Drops the input's dim `removed`, following it through the program: per value,
 // where that dim is (-1 once it is gone: selected, squeezed or reshaped away),
 // and every op's dim arguments renumbered around it. False when an op works on
@@ -36,6 +47,7 @@ bool drop_dim_through_layouts(Case& c, int removed, int64_t budget) {
   for (size_t k = 0; k < c.ops.size() && k < info.ops.size(); ++k) {
     Op& op = c.ops[k];
     const OpInfo& oi = info.ops[k];
+    if (op.kind == OpKind::Add) continue;  // no dims, no source, defines nothing
     if (oi.src < 0 || !info.values[oi.src].known) break;
     const int p = at[oi.src];
     const std::vector<int64_t>& sizes = info.values[oi.src].sizes;
@@ -103,12 +115,7 @@ bool drop_dim_through_layouts(Case& c, int removed, int64_t budget) {
     if (oi.result >= 0) at[oi.result] = result_at;
     if (static_cast<int>(k) == info.failing_op) break;
   }
-  c.sizes.erase(c.sizes.begin() + removed);
-  std::vector<int> order;
-  for (int d : c.effective_dim_order())
-    if (d != removed) order.push_back(d > removed ? d - 1 : d);
-  c.dim_order = order;
-  canonicalize(c);
+  drop_input_dim(c, removed);
   return true;
 }
 
@@ -124,12 +131,7 @@ bool drop_dim(Case& c, int removed, int64_t budget) {
     if (d == removed) return false;
     op.dim = d > removed ? d - 1 : d;
   }
-  c.sizes.erase(c.sizes.begin() + removed);
-  std::vector<int> order;
-  for (int d : c.effective_dim_order())
-    if (d != removed) order.push_back(d > removed ? d - 1 : d);
-  c.dim_order = order;
-  canonicalize(c);
+  drop_input_dim(c, removed);
   return true;
 }
 
