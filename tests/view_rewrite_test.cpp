@@ -263,6 +263,29 @@ TEST(ViewRewrite, LayoutRuleRefusesAResultPlannedInAnotherDimOrder) {
       << plan.decisions[0].reason;
 }
 
+// Eager views (version 2 programs for eager backends) share their source's
+// bytes: a write through, an output of, or a read of an eager view of y is one
+// of y. (The in-process executors never run eager programs; the pass still
+// decides them soundly.)
+TEST(ViewRewrite, EagerViewsOfAViewCopyCountAsTheViewCopy) {
+  Program p = parse("dtype float32\ninput x [3, 4]\n"
+                    "y = select_copy(x, dim=0, index=1)\nv = slice(y, dim=0, start=1, end=3, step=1)\n"
+                    "add_(v, 1)\nz = clone(y)\noutput z\n");
+  EXPECT_FALSE(p.alias("y"));
+  EXPECT_EQ(p.rule("y"), "mutated");
+  EXPECT_NE(p.decision("y").reason.find("eager view"), std::string::npos) << p.decision("y").reason;
+  Program q = parse("dtype float32\ninput x [3, 4]\n"
+                    "y = select_copy(x, dim=0, index=1)\nv = select(y, dim=0, index=2)\noutput v\n");
+  EXPECT_FALSE(q.alias("y"));
+  EXPECT_EQ(q.rule("y"), "output");
+  // The root written while an eager view of y is still read: y stays a copy.
+  Program r = parse("dtype float32\ninput x [3, 4]\n"
+                    "y = select_copy(x, dim=0, index=1)\nv = slice(y, dim=0, start=0, end=2, step=1)\n"
+                    "w = slice(x, dim=0, start=0, end=1, step=1)\nadd_(w, 1)\nz = clone(v)\noutput z\n");
+  EXPECT_FALSE(r.alias("y"));
+  EXPECT_EQ(r.rule("y"), "root-written");
+}
+
 // ---- failing ops and edges ----
 
 TEST(ViewRewrite, FailingViewCopyOpsFailAtTheirOpInEveryPath) {
