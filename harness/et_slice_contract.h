@@ -1,8 +1,11 @@
-// The et_slice prim op's contract, checked directly for every slice in the case,
-// not only the ones the pass rewrote: a dense slice must alias exactly where
-// torch's view starts, inside the input's bytes; a non-dense slice must be
-// refused (the runtime density guard) with out untouched. Without this, a missing
-// guard would hide behind a correct pass.
+// The alias prim ops' contract (et_slice, et_select, et_view), checked directly
+// for every view-copy op in the case, not only the ones the pass rewrote: the
+// alias of a dense view must have the result's sizes and dim order, the strides
+// of that layout (the judge's stride rule) which along every dim with more than
+// one element are torch's view strides, and start exactly where torch's view
+// starts, inside the input's bytes; a view that is not dense must be refused (the
+// runtime density guard) with out untouched. Without this, a missing guard would
+// hide behind a correct pass. (The file keeps its slice-era name for now.)
 #pragma once
 #include <vector>
 
