@@ -35,10 +35,11 @@ bool same_meta(const Tensor& a, const Tensor& b) {
          std::equal(a.strides, a.strides + kMaxRank, b.strides);
 }
 
-// Why the alias `out` the prim op made of `in` breaks the contract for torch's
-// `view`, or "". `want_order`: the result value's dim order.
-std::string alias_violation(const char* prim, const Tensor& in, const Tensor& out,
-                            const TorchSliceView& view, const std::vector<int>& want_order) {
+}  // namespace
+
+std::string alias_contract_violation(const char* prim, const Tensor& in, const Tensor& out,
+                                     const TorchSliceView& view,
+                                     const std::vector<int>& want_order) {
   const int64_t es = static_cast<int64_t>(in.element_size());
   const int64_t delta = out.bytes() - in.bytes();
   const int64_t nbytes = static_cast<int64_t>(out.nbytes());
@@ -78,8 +79,6 @@ std::string alias_violation(const char* prim, const Tensor& in, const Tensor& ou
   return {};
 }
 
-}  // namespace
-
 void check_et_slice_contract(const Case& c, const ProgramInfo& info,
                              const std::vector<TorchSliceView>& views, const Backend& backend,
                              std::vector<Finding>& findings) {
@@ -114,7 +113,7 @@ void check_et_slice_contract(const Case& c, const ProgramInfo& info,
     } else if (!ctx.ok()) {
       why = std::string(prim) + " refused a dense " + what + ": " + ctx.message();
     } else {
-      why = alias_violation(prim, in, out, view, result.dim_order);
+      why = alias_contract_violation(prim, in, out, view, result.dim_order);
     }
     if (!why.empty()) {
       Finding f{FindingKind::ALIAS_VIOLATION, prim, view.op, label + " called directly: " + why,
