@@ -440,5 +440,31 @@ TEST(JudgeAnalysis, EveryValueHasItsOwnLayout) {
   EXPECT_NE(p.info.failing_reason.find("more than once"), std::string::npos) << p.info.failing_reason;
 }
 
+// Aliases of any kind (here et_select) lie inside their root at torch's delta.
+TEST(JudgePlanCheck, AliasDeltasOfAnyKind) {
+  ParseResult p = parse_case("slicefuzz-case 2\ndtype float32\ninput x [2, 3]\n"
+                             "a = select_copy(x, dim=0, index=-1)\nb = clone(a)\noutput b\n");
+  ASSERT_TRUE(p.ok) << p.error;
+  RewritePlan rw;
+  rw.root = {0, 0, 2};
+  rw.delta_bytes = {0, 12, 0};
+  MemoryPlan plan;
+  plan.arena_bytes = 48;
+  plan.end_step = 3;
+  plan.tensors = {{0, 0, 0, 24, 0, 2, 1}, {1, 0, 12, 12, 1, 2, 2}, {2, 2, 32, 12, 2, 3, 3}};
+  const std::vector<int64_t> torch_delta{0, 12, 0};
+  EXPECT_EQ(check_plan(p.c, p.info, rw, plan, torch_delta), "");
+  plan.tensors[1].offset = 0;  // the index taken as 0
+  EXPECT_NE(check_plan(p.c, p.info, rw, plan, torch_delta).find("torch's view starts 12 bytes in"),
+            std::string::npos);
+  plan.tensors[1].offset = 16;  // past the root's end
+  EXPECT_NE(check_plan(p.c, p.info, rw, plan, torch_delta).find("outside its root"), std::string::npos);
+  plan.tensors[1].offset = 12;
+  plan.tensors[0].last_step = 1;  // the root dies before its alias is read
+  EXPECT_NE(check_plan(p.c, p.info, rw, plan, torch_delta).find("through its alias 'a'"),
+            std::string::npos)
+      << check_plan(p.c, p.info, rw, plan, torch_delta);
+}
+
 }  // namespace
 }  // namespace slicefuzz
