@@ -21,7 +21,9 @@ struct TorchSliceView {
   int op = -1;                  // index into Case::ops
   int64_t storage_offset = 0;   // elements, relative to the source's first element
   std::vector<int64_t> sizes;   // the result's sizes
-  std::vector<int64_t> strides; // the view's (empty: view_copy that torch cannot view)
+  // The view's strides; none for a view_copy that torch cannot view (nor for a
+  // 0-dim view, which has none anyway: a view_copy with <= 1 element always views).
+  std::vector<int64_t> strides;
   // Every dim of size > 1 has the canonical stride of the result sizes in the
   // RESULT value's dim order (an empty view is dense); false for a view_copy
   // whose source torch cannot view.

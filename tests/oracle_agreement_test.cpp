@@ -9,6 +9,7 @@
 // this needs the system under test (the kernels, the pass), which may not
 // support the new ops yet.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <algorithm>
 
@@ -31,56 +32,69 @@ ParseResult parsed(const std::string& body, const char* dtype = "float32") {
   return p;
 }
 
-// torch and the naive reference agree with each other and with the analysis on
-// where the program fails; torch's view facts are the judge's. Returns torch's.
-TorchOracleResult expect_agreement(const ParseResult& p) {
-  if (!p.ok) return {};
-  const TorchOracleResult torch = run_torch_oracle(p.c, p.info);
+// Where torch, the naive reference and the judge disagree on `p` ("" when they
+// do not): torch and the reference fail at the op the analysis names and agree on
+// every output element; torch's view of each view-copy op that ran is the
+// judge's op_view over the source laid out in its own dim order, dense exactly
+// when the judge's rule says so.
+std::string disagreement(const ParseResult& p, TorchOracleResult& torch) {
+  torch = run_torch_oracle(p.c, p.info);
   const PathResult naive = run_naive_reference(p.c, p.info);
-  const std::string text = print_case(p.c);
-  EXPECT_EQ(torch.path.error_op, p.info.failing_op)
-      << "torch: " << torch.path.error_message << "\n" << text;
-  EXPECT_EQ(naive.error_op, p.info.failing_op) << "naive: " << naive.error_message << "\n" << text;
-  EXPECT_FALSE(torch.path.ran_past_failure) << text;
-  EXPECT_FALSE(naive.ran_past_failure) << text;
-  EXPECT_EQ(torch.path.outputs.size(), naive.outputs.size()) << text;
-  for (size_t i = 0; i < torch.path.outputs.size() && i < naive.outputs.size(); ++i) {
+  auto op_text = [&](int k) { return "op " + std::to_string(k) + " `" + print_op(p.c.ops[k]) + "`"; };
+  if (torch.path.error_op != p.info.failing_op || torch.path.ran_past_failure)
+    return "torch failed at op " + std::to_string(torch.path.error_op) + " (" +
+           torch.path.error_message + "), the analysis says " + std::to_string(p.info.failing_op);
+  if (naive.error_op != p.info.failing_op || naive.ran_past_failure)
+    return "the reference failed at op " + std::to_string(naive.error_op) + " (" +
+           naive.error_message + "), the analysis says " + std::to_string(p.info.failing_op);
+  if (torch.path.outputs.size() != naive.outputs.size()) return "output counts differ";
+  for (size_t i = 0; i < torch.path.outputs.size(); ++i) {
     std::string why;
-    EXPECT_TRUE(compare_values(torch.path.outputs[i], naive.outputs[i], why))
-        << "output '" << p.c.outputs[i] << "': " << why << "\n" << text;
+    if (!compare_values(torch.path.outputs[i], naive.outputs[i], why))
+      return "output '" + p.c.outputs[i] + "': " + why;
   }
-  // One view per view-copy op that ran, each the judge's view of the op over the
-  // source laid out in its own dim order.
   const int ran = p.info.failing_op >= 0 ? p.info.failing_op : static_cast<int>(p.c.ops.size());
-  std::vector<int> expected_ops;
+  std::vector<int> expected_ops, ops;
   for (int k = 0; k < ran; ++k)
     if (op_is_view_copy(p.c.ops[k].kind)) expected_ops.push_back(k);
-  std::vector<int> ops;
   for (const TorchSliceView& v : torch.slice_views) ops.push_back(v.op);
-  EXPECT_EQ(ops, expected_ops) << text;
+  if (ops != expected_ops) return "torch's views are not one per view-copy op that ran";
   for (const TorchSliceView& tv : torch.slice_views) {
     const OpInfo& oi = p.info.ops[tv.op];
     const ValueInfo& src = p.info.values[oi.src];
     const ValueInfo& res = p.info.values[oi.result];
-    const std::string where = "op " + std::to_string(tv.op) + " `" + print_op(p.c.ops[tv.op]) + "`\n" + text;
     const auto jv = judge::op_view(
         p.c.ops[tv.op], judge::StridedView{src.sizes, judge::strides_for(src.sizes, src.dim_order), 0});
-    EXPECT_EQ(tv.sizes, res.sizes) << where;
+    if (tv.sizes != res.sizes) return op_text(tv.op) + ": torch's view has other sizes than the result";
     if (!jv) {
-      EXPECT_EQ(p.c.ops[tv.op].kind, OpKind::ViewCopy) << where;
-      EXPECT_FALSE(tv.dense) << "the judge says torch cannot view it: " << where;
-      EXPECT_TRUE(tv.strides.empty()) << where;
+      if (p.c.ops[tv.op].kind != OpKind::ViewCopy) return op_text(tv.op) + ": the judge has no view";
+      if (tv.dense || tv.strides.size() == tv.sizes.size())
+        return op_text(tv.op) + ": torch views what the judge says it cannot";
       continue;
     }
-    EXPECT_EQ(tv.sizes, jv->sizes) << where;
+    if (tv.sizes != jv->sizes) return op_text(tv.op) + ": view sizes differ";
+    if (tv.strides.size() != tv.sizes.size())
+      return op_text(tv.op) + ": torch cannot view what the judge says it can";
     const bool empty = std::find(tv.sizes.begin(), tv.sizes.end(), 0) != tv.sizes.end();
     if (!empty) {
-      EXPECT_EQ(tv.storage_offset, jv->offset) << where;
+      if (tv.storage_offset != jv->offset)
+        return op_text(tv.op) + ": torch's storage offset " + std::to_string(tv.storage_offset) +
+               ", the judge's " + std::to_string(jv->offset);
       for (size_t d = 0; d < tv.sizes.size(); ++d)
-        if (tv.sizes[d] > 1) EXPECT_EQ(tv.strides[d], jv->strides[d]) << "dim " << d << ": " << where;
+        if (tv.sizes[d] > 1 && tv.strides[d] != jv->strides[d])
+          return op_text(tv.op) + ": stride of dim " + std::to_string(d) + " differs";
     }
-    EXPECT_EQ(tv.dense, judge::view_is_dense(*jv, res.dim_order)) << where;
+    if (tv.dense != judge::view_is_dense(*jv, res.dim_order))
+      return op_text(tv.op) + ": torch's view is " + (tv.dense ? "" : "not ") +
+             "dense in the result's order, the judge says otherwise";
   }
+  return {};
+}
+
+TorchOracleResult expect_agreement(const ParseResult& p) {
+  TorchOracleResult torch;
+  if (!p.ok) return torch;
+  EXPECT_EQ(disagreement(p, torch), "") << print_case(p.c);
   return torch;
 }
 
@@ -282,6 +296,154 @@ TEST(OracleAgreement, ChainsOfEveryOp) {
       "copy_(e, f)\n"
       "output b, c, d, e, f\n",
       "float64"));
+}
+
+// ---------------------------------------------------------------- random programs
+
+// Small random programs of the new ops (with slice_copy, clone(dim_order=), add_
+// and copy_ between them), in every dtype and dim order, with invalid arguments
+// now and then: the judge's facts are held to torch before any generator or
+// kernel of the system under test knows the ops.
+Case random_program() {
+  Case c;
+  c.version = 2;
+  c.dtype = *rc::gen::element(ScalarType::Bool, ScalarType::Byte, ScalarType::Char, ScalarType::Short,
+                              ScalarType::Int, ScalarType::Long, ScalarType::Half,
+                              ScalarType::BFloat16, ScalarType::Float, ScalarType::Double);
+  const int rank = *rc::gen::inRange(0, 5);
+  for (int i = 0; i < rank; ++i)
+    c.sizes.push_back(*rc::gen::weightedElement<int64_t>({{1, 0}, {4, 1}, {4, 2}, {3, 3}, {1, 4}}));
+  std::vector<int> order = judge::identity_order(rank);
+  for (int i = 0; i + 1 < rank; ++i) std::swap(order[i], order[*rc::gen::inRange(i, rank)]);
+  c.dim_order = order;
+  std::vector<std::string> names{"x"};
+  std::vector<judge::Layout> layouts{judge::Layout{c.sizes, order}};
+  auto pick = [](int64_t lo, int64_t hi) { return *rc::gen::inRange<int64_t>(lo, hi + 1); };
+  // Mostly in [lo, hi] (valid), one time in eight out to [lo - 1, hi + 1].
+  auto mostly = [&](int64_t lo, int64_t hi) {
+    if (*rc::gen::inRange(0, 8) == 0 || lo > hi) return pick(lo - 1, std::max(lo, hi) + 1);
+    return pick(lo, hi);
+  };
+  const int n = *rc::gen::inRange(1, 8);
+  for (int k = 0; k < n; ++k) {
+    const int src = *rc::gen::inRange(0, static_cast<int>(names.size()));
+    const judge::Layout& in = layouts[src];
+    const int64_t r = static_cast<int64_t>(in.sizes.size());
+    int64_t numel = 1;
+    for (int64_t s : in.sizes) numel *= s;
+    Op op;
+    op.kind = *rc::gen::weightedElement<OpKind>({{3, OpKind::SelectCopy}, {3, OpKind::SqueezeCopy},
+                                                 {3, OpKind::UnsqueezeCopy}, {3, OpKind::ViewCopy},
+                                                 {2, OpKind::SliceCopy}, {2, OpKind::Clone},
+                                                 {1, OpKind::Add}, {1, OpKind::Copy}});
+    op.src = names[src];
+    std::string error;
+    switch (op.kind) {
+      case OpKind::SelectCopy: {
+        op.dim = mostly(-r, r - 1);
+        const int d = judge::dim_index(static_cast<int>(r), op.dim);
+        const int64_t size = d >= 0 ? in.sizes[d] : 1;
+        op.index = mostly(-size, size - 1);
+        break;
+      }
+      case OpKind::SqueezeCopy: {
+        op.single_dim = *rc::gen::inRange(0, 4) == 0;
+        const int count = op.single_dim ? 1 : *rc::gen::inRange(1, 4);
+        const int64_t span = std::max<int64_t>(r, 1);
+        for (int i = 0; i < count; ++i) op.ints.push_back(mostly(-span, span - 1));
+        break;
+      }
+      case OpKind::UnsqueezeCopy: op.dim = mostly(-r - 1, r); break;
+      case OpKind::ViewCopy: {
+        std::vector<int64_t> sizes = in.sizes;
+        switch (*rc::gen::inRange(0, 10)) {
+          case 0: op.ints = {-1}; break;
+          case 1: std::reverse(sizes.begin(), sizes.end()), op.ints = sizes; break;
+          case 2: sizes.insert(sizes.begin() + pick(0, r), 1), op.ints = sizes; break;
+          case 3:
+            if (r >= 2) {
+              const int64_t i = pick(0, r - 2);
+              sizes[i] *= sizes[i + 1];
+              sizes.erase(sizes.begin() + i + 1);
+            }
+            op.ints = sizes;
+            break;
+          case 4: {
+            const int64_t a = numel > 0 ? *rc::gen::element<int64_t>(1, 2, 3, 4, 6) : 2;
+            op.ints = numel % a == 0 ? std::vector<int64_t>{a, -1} : std::vector<int64_t>{-1, 1};
+            break;
+          }
+          case 5: op.ints = {numel, 1}; break;
+          case 6:
+          case 7:
+          case 8: op.ints = sizes; break;
+          default:
+            op.ints = *rc::gen::element(std::vector<int64_t>{numel + 1}, std::vector<int64_t>{-1, -1},
+                                         std::vector<int64_t>{0, -1}, std::vector<int64_t>{-2});
+        }
+        break;
+      }
+      case OpKind::SliceCopy: {
+        op.dim = mostly(-r, r - 1);
+        const int d = judge::dim_index(static_cast<int>(r), op.dim);
+        const int64_t size = d >= 0 ? in.sizes[d] : 1;
+        if (*rc::gen::inRange(0, 3)) op.start = pick(-size - 1, size + 1);
+        if (*rc::gen::inRange(0, 3)) op.end = pick(-size - 1, size + 1);
+        op.step = *rc::gen::weightedElement<int64_t>({{1, 0}, {6, 1}, {3, 2}, {1, 3}});
+        break;
+      }
+      case OpKind::Clone:
+        if (*rc::gen::inRange(0, 4)) {
+          std::vector<int> p = judge::identity_order(static_cast<int>(r));
+          for (int i = 0; i + 1 < r; ++i) std::swap(p[i], p[*rc::gen::inRange(i, static_cast<int>(r))]);
+          if (*rc::gen::inRange(0, 10) == 0) p.push_back(0);  // not a permutation
+          op.dim_order = p;
+        }
+        break;
+      case OpKind::Add:
+        op.target = op.src;
+        op.src.clear();
+        op.scalar = pick(-3, 3);
+        break;
+      case OpKind::Copy: {
+        const int target = *rc::gen::inRange(0, static_cast<int>(names.size()));
+        op.target = names[target];
+        error = judge::copy_error(layouts[target], in);
+        break;
+      }
+      default: break;
+    }
+    if (op_defines(op.kind)) {
+      op.result = "v" + std::to_string(k);
+      const judge::OpOutcome out = judge::op_result(op, in);
+      error = out.error;
+      names.push_back(op.result);
+      layouts.push_back(out.layout);
+    }
+    c.ops.push_back(op);
+    if (!error.empty()) break;  // nothing after a failing op runs
+  }
+  const int outputs = *rc::gen::inRange(1, 4);
+  for (int i = 0; i < outputs; ++i) {
+    const std::string& name = names[*rc::gen::inRange(0, static_cast<int>(names.size()))];
+    if (std::find(c.outputs.begin(), c.outputs.end(), name) == c.outputs.end()) c.outputs.push_back(name);
+  }
+  canonicalize(c);
+  return c;
+}
+
+RC_GTEST_PROP(OracleAgreement, RandomProgramsOfTheNewOps, ()) {
+  const Case c = random_program();
+  const ParseResult p = parse_case(print_case(c));
+  RC_PRE(p.ok);
+  TorchOracleResult torch;
+  const std::string why = disagreement(p, torch);
+  if (!why.empty()) RC_FAIL(why + "\n" + print_case(p.c));
+  RC_CLASSIFY(p.info.failing_op >= 0, "fails");
+  bool dense = false, strided = false;
+  for (const TorchSliceView& v : torch.slice_views) (v.dense ? dense : strided) = true;
+  RC_CLASSIFY(dense, "a dense view");
+  RC_CLASSIFY(strided, "a view that is not dense");
 }
 
 // ---------------------------------------------------------------- eligibility
