@@ -514,5 +514,18 @@ TEST(Eligibility, RootWrittenWhileAnAliasIsRead) {
   EXPECT_TRUE(v[1].eligible) << v[1].reason;
 }
 
+// Rule 5: an exported program whose metadata gives the result another layout
+// than the op produces (here: row-major for a channels-last select) is no alias.
+TEST(Eligibility, TheResultLayoutMustBeTheOps) {
+  ParseResult p = parsed("input x [2, 3, 4, 5] dim_order=[0, 2, 3, 1]\n"
+                         "a = select_copy(x, dim=0, index=1)\nb = clone(a)\noutput b\n");
+  EXPECT_TRUE(verdicts(p, {})[0].eligible);
+  const TorchOracleResult t = run_torch_oracle(p.c, p.info);
+  p.info.values[1].dim_order = {0, 1, 2};
+  const auto v = judge_eligibility(p.c, p.info, t.slice_views, {});
+  EXPECT_FALSE(v[0].eligible);
+  EXPECT_NE(v[0].reason.find("layout"), std::string::npos) << v[0].reason;
+}
+
 }  // namespace
 }  // namespace slicefuzz
