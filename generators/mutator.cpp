@@ -22,6 +22,8 @@ constexpr int kTriesPerMutation = 20;
 // Percent of shape-changing mutations after which the ops' arguments are refit
 // to the new shapes; the rest keep the ops they broke (error paths stay tested).
 constexpr int kRefitPercent = 90;
+// Percent of those refits that also refit ops that failed before the mutation.
+constexpr int kRefitOldFailuresPercent = 30;
 
 int64_t gcd64(int64_t a, int64_t b) { return b == 0 ? a : gcd64(b, a % b); }
 
@@ -65,12 +67,17 @@ int64_t into_range(int64_t v, int64_t n) { return n > 0 ? ((v % n) + n) % n : 0;
 void refit_op(Op& op, const judge::Layout& in) {
   const int64_t rank = static_cast<int64_t>(in.sizes.size());
   switch (op.kind) {
-    case OpKind::SelectCopy:
+    case OpKind::SelectCopy: {
       if (rank == 0) return;
-      op.dim = into_range(op.dim, rank);
-      if (in.sizes[op.dim] > 0 && (op.index >= in.sizes[op.dim] || op.index < -in.sizes[op.dim]))
-        op.index = into_range(op.index, in.sizes[op.dim]);
+      if (op.dim < -rank || op.dim >= rank) op.dim = into_range(op.dim, rank);
+      // An empty dim has no index: the next non-empty dim, if any.
+      int64_t d = into_range(op.dim, rank);
+      for (int64_t i = 1; i < rank && in.sizes[d] == 0; ++i)
+        if (in.sizes[(d + i) % rank] > 0) op.dim = d = (d + i) % rank;
+      const int64_t size = in.sizes[d];
+      if (size > 0 && (op.index >= size || op.index < -size)) op.index = into_range(op.index, size);
       return;
+    }
     case OpKind::UnsqueezeCopy:
       if (op.dim < -(rank + 1) || op.dim > rank) op.dim = into_range(op.dim, rank + 1);
       return;
@@ -132,7 +139,16 @@ const std::vector<CaseMutator>& case_mutators() {
   return table;
 }
 
-void refit_to_layouts(Case& c) {
+void refit_to_layouts(Case& c, const Case* before) {
+  // The ops that failed in `before`, by result name: left as they are.
+  std::set<std::string> failed;
+  if (before) {
+    ProgramInfo info;
+    AnalysisError err;
+    if (analyze(*before, int64_t{1} << 62, info, err) && info.failing_op >= 0)
+      for (size_t k = info.failing_op; k < before->ops.size(); ++k)
+        if (!before->ops[k].result.empty()) failed.insert(before->ops[k].result);
+  }
   std::vector<std::string> names{c.input};
   std::vector<judge::Layout> layouts{judge::Layout{c.sizes, c.effective_dim_order()}};
   auto find = [&](const std::string& n) -> const judge::Layout* {
@@ -150,7 +166,7 @@ void refit_to_layouts(Case& c) {
       continue;
     }
     const judge::Layout in = *src;
-    refit_op(op, in);
+    if (!failed.count(op.result)) refit_op(op, in);
     judge::OpOutcome out = judge::op_result(op, in);
     if (!out.error.empty()) return;
     names.push_back(op.result);
@@ -218,18 +234,25 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   c.outputs = {c.input};
 }
 
+bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget) {
+  const Case before = c;
+  if (!m.apply(c, rng)) return false;
+  repair_case(c, byte_budget, kFuzzMaxOps);
+  if (m.refits && chance(rng, kRefitPercent)) {
+    // Mostly leave the ops that failed before the mutation failing; sometimes
+    // refit them too, so that a chain of mutations does not stay stuck on one.
+    refit_to_layouts(c, chance(rng, kRefitOldFailuresPercent) ? nullptr : &before);
+    repair_case(c, byte_budget, kFuzzMaxOps);
+  }
+  return true;
+}
+
 void mutate_case(Case& c, Rng& rng, int64_t byte_budget) {
   const std::vector<CaseMutator>& table = case_mutators();
   const int n = 1 + static_cast<int>(below(rng, 3));
-  for (int i = 0; i < n; ++i) {
-    for (int attempt = 0; attempt < kTriesPerMutation; ++attempt) {
-      const CaseMutator& m = table[below(rng, table.size())];
-      if (!m.apply(c, rng)) continue;
-      repair_case(c, byte_budget, kFuzzMaxOps);
-      if (m.refits && chance(rng, kRefitPercent)) refit_to_layouts(c);
-      break;
-    }
-  }
+  for (int i = 0; i < n; ++i)
+    for (int attempt = 0; attempt < kTriesPerMutation; ++attempt)
+      if (apply_mutator(table[below(rng, table.size())], c, rng, byte_budget)) break;
   repair_case(c, byte_budget, kFuzzMaxOps);
 }
 
@@ -248,7 +271,8 @@ Case crossover_cases(const Case& a, const Case& b, Rng& rng, int64_t byte_budget
   out.outputs.insert(out.outputs.end(), b.outputs.begin(), b.outputs.end());
   out.version = std::max(a.version, b.version);
   repair_case(out, byte_budget, kFuzzMaxOps);
-  refit_to_layouts(out);
+  refit_to_layouts(out);  // b's ops now read a's values
+  repair_case(out, byte_budget, kFuzzMaxOps);
   return out;
 }
 

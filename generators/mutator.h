@@ -37,6 +37,13 @@ struct CaseMutator {
 // ops (mutators_view_ops.cpp).
 const std::vector<CaseMutator>& case_mutators();
 
+// One step of mutate_case: applies `m`, repairs, and for a mutator that refits,
+// 9 times in 10 refits the ops the mutation broke (and, 3 times in 10 of those,
+// the ops that failed before it too), then repairs again (a refit view may need
+// bytes). False, with `c` untouched, when `m` does not apply.
+bool apply_mutator(const CaseMutator& m, Case& c, std::mt19937_64& rng,
+                   int64_t byte_budget = kFuzzByteBudget);
+
 // Applies 1..3 random structural mutations (each a mutator from the table that
 // applied), then repairs. The result always passes analyze() with `byte_budget`.
 void mutate_case(Case& c, std::mt19937_64& rng, int64_t byte_budget = kFuzzByteBudget);
@@ -58,7 +65,9 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops = kMaxOps);
 // (keeping the entries' spelling where they divide it), select/unsqueeze/squeeze
 // dims and select indices into range, clone dim orders to the source's rank.
 // Walks the ops in order with the judge's layouts and stops at the first op that
-// still fails. slice_copy and copy_ are left alone (as in version 1).
-void refit_to_layouts(Case& c);
+// still fails. slice_copy and copy_ are left alone (as in version 1). With
+// `before` (the case before a mutation), an op that already failed there (by its
+// result's name) is left alone too: deliberately invalid ops stay invalid.
+void refit_to_layouts(Case& c, const Case* before = nullptr);
 
 }  // namespace slicefuzz

@@ -51,7 +51,7 @@ struct OpPlan {
 
 rc::Gen<OpPlan> genOpPlan() {
   return rc::gen::build<OpPlan>(
-      rc::gen::set(&OpPlan::kind, genWeightedIndex({20, 14, 11, 11, 14, 5, 9, 8, 8})),
+      rc::gen::set(&OpPlan::kind, genWeightedIndex({20, 14, 11, 11, 14, 5, 9, 7, 10})),
       rc::gen::set(&OpPlan::source, genPick({40, 40, 10, 10})),
       rc::gen::set(&OpPlan::target, genPick({40, 25, 15, 20})),
       rc::gen::set(&OpPlan::partner, genBelow(kPickRange)),
@@ -75,7 +75,10 @@ rc::Gen<InvalidPlan> genInvalidPlan() {
   return rc::gen::build<InvalidPlan>(
       rc::gen::set(&InvalidPlan::present,
                    genWeightedIndex({100 - kInvalidOpCasePercent, kInvalidOpCasePercent})),
-      rc::gen::set(&InvalidPlan::kind, genPick(std::vector<size_t>(kNumInvalidKinds, 1))),
+      // Every rule alike, except copy_ of the same count: three times as often,
+      // since it needs two values of the same count and other sizes (and finds
+      // none in about half the programs: it is then a view_copy of a wrong count).
+      rc::gen::set(&InvalidPlan::kind, genPick({3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})),
       rc::gen::set(&InvalidPlan::position, genBelow(kPickRange)));
 }
 
@@ -190,26 +193,35 @@ Op realize_defining_op(const OpPlan& p, const judge::Layout& in) {
   return op;
 }
 
-// copy_(t, s) that must fail: sizes differ, element counts agree when some value
-// allows it; without any value of other sizes, a view_copy of the wrong count.
+// copy_(t, s) that must fail: sizes differ, element counts agree when any two
+// values allow it (e.g. a value and its unsqueeze; `t` itself when it is one of
+// such a pair); else any value of other sizes; without one, a view_copy of the
+// wrong count.
 Op realize_bad_copy(const Values& v, size_t t, uint64_t k) {
-  std::vector<size_t> same_count, other_sizes;
-  const int64_t n = numel_saturated(v.layouts[t].sizes);
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (v.layouts[i].sizes == v.layouts[t].sizes) continue;
-    other_sizes.push_back(i);
-    if (numel_saturated(v.layouts[i].sizes) == n) same_count.push_back(i);
-  }
+  std::vector<std::pair<size_t, size_t>> same_count;
+  std::vector<size_t> other_sizes;
+  for (size_t a = 0; a < v.size(); ++a)
+    for (size_t b = 0; b < v.size(); ++b) {
+      if (v.layouts[a].sizes == v.layouts[b].sizes) continue;
+      if (a == t) other_sizes.push_back(b);
+      if (numel_saturated(v.layouts[a].sizes) == numel_saturated(v.layouts[b].sizes))
+        same_count.push_back({a, b});
+    }
+  std::vector<std::pair<size_t, size_t>> with_t;
+  for (const auto& p : same_count)
+    if (p.first == t) with_t.push_back(p);
+  if (!with_t.empty()) same_count = with_t;
   Op op;
-  if (other_sizes.empty()) {
+  if (same_count.empty() && other_sizes.empty()) {
     op = realize_invalid_op(InvalidKind::ViewCountMismatch, k, v.layouts[t]);
     op.src = v.names[t];
     return op;
   }
+  const auto [target, src] = same_count.empty() ? std::make_pair(t, other_sizes[k % other_sizes.size()])
+                                                : same_count[k % same_count.size()];
   op.kind = OpKind::Copy;
-  op.target = v.names[t];
-  op.src = v.names[same_count.empty() ? other_sizes[k % other_sizes.size()]
-                                      : same_count[k % same_count.size()]];
+  op.target = v.names[target];
+  op.src = v.names[src];
   return op;
 }
 
@@ -269,7 +281,10 @@ Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int>
   c.dim_order = std::move(dim_order);
   Values v;
   v.add(c.input, judge::Layout{c.sizes, c.effective_dim_order()}, -1, false, false);
-  const size_t bad_at = invalid.present ? invalid.position % plans.size() : plans.size();
+  size_t bad_at = invalid.present ? invalid.position % plans.size() : plans.size();
+  // copy_ of the same count: in the second half, where the values to pair are.
+  if (invalid.present && invalid.kind.kind == static_cast<size_t>(InvalidKind::CopySameCount))
+    bad_at = std::max(bad_at, plans.size() / 2);
   for (size_t k = 0; k < plans.size(); ++k) {
     const OpPlan& p = plans[k];
     const size_t src = pick_source(v, p.source);

@@ -19,8 +19,9 @@ namespace slicefuzz {
 
 // Blind spots (issue 10). In kInvalidOpCasePercent of the cases exactly one op,
 // at a uniformly chosen position of the chain, is replaced by an op that must
-// fail there (every error rule of generators/invalid_ops.h, equally often:
-// copy_ between different sizes of the same element count, select index or dim
+// fail there (every error rule of generators/invalid_ops.h, equally often except
+// copy_ between different sizes of the same element count, 3x as often and in the
+// second half of the chain, where values to pair exist; then select index or dim
 // out of range, a squeeze dim repeated or out of range, view sizes with two -1,
 // -1 beside a 0, another element count or a size < -1, unsqueeze dim out of
 // range, slice dim or step invalid mid-chain, a clone dim order that is not a
