@@ -260,6 +260,25 @@ TEST(GenerateCase, MixesTheViewOpsGeneratorWithVersionOne) {
   EXPECT_LE(version2, cases * 75 / 100);
 }
 
+// A backend that declares no view ops (version 1 only) still gets cases inside
+// its limits: generate_case_within retries the view-op programs away.
+std::string outside_version1(const Case& c, const ProgramInfo&) {
+  return c.version >= 2 ? "version-2 ops" : "";
+}
+
+TEST(GenerateCase, WithinLimitsStillSpendsMostCasesInside) {
+  int inside = 0;
+  const int cases = 1000;
+  for (uint64_t i = 0; i < static_cast<uint64_t>(cases); ++i) {
+    const Case c = generate_case_within(3, i, &outside_version1);
+    ASSERT_EQ(well_formed_violation(c), "") << print_case(c);
+    if (i % 10 == 0) EXPECT_EQ(c, generate_case(3, i));  // left as generated: refusals stay tested
+    inside += c.version == 1;
+  }
+  std::printf("generate_case_within (version 1 only): %d of %d inside\n", inside, cases);
+  EXPECT_GE(inside, cases * 85 / 100);
+}
+
 // Shrinks `s` the way RapidCheck does while `keep` holds.
 template <typename T, typename Keep>
 T shrink_while(rc::Shrinkable<T> s, Keep keep) {
