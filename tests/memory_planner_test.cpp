@@ -350,8 +350,12 @@ TEST(MemoryPlannerProperty, TheIndependentCheckCatchesAPlannerWithoutExtension) 
 
 TEST(MemoryPlannerProperty, GeneratedProgramsKeepEveryInvariant) {
   int aliases = 0, checked = 0;
-  for (uint64_t i = 0; i < 1500; ++i) {
-    check_program(generate_case(7, i), aliases, checked);
+  // Version-1 programs (independent_check models one layout for every value).
+  for (uint64_t i = 0, v1 = 0; v1 < 1500; ++i) {
+    const Case c = generate_case(7, i);
+    if (c.min_version() > 1) continue;
+    ++v1;
+    check_program(c, aliases, checked);
     if (::testing::Test::HasFatalFailure()) return;
   }
   EXPECT_EQ(checked, 3000);

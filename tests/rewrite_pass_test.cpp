@@ -436,9 +436,13 @@ bool dense_by_definition(const Tensor& in, int d, const SliceRange& r) {
 
 TEST(RewritePassProperty, GeneratedProgramsGetExactlyTheEligibleAliases) {
   int aliases = 0, copies = 0;
-  for (uint64_t i = 0; i < 2000; ++i) {
+  // This model knows slice_copy over one layout: version-1 programs only (the
+  // view-copy ops have their own property in view_rewrite_test.cpp).
+  for (uint64_t i = 0, v1 = 0; v1 < 2000; ++i) {
     Parsed p;
     p.c = generate_case(41, i);
+    if (p.c.min_version() > 1) continue;
+    ++v1;
     AnalysisError err;
     ASSERT_TRUE(analyze(p.c, kDefaultByteBudget, p.info, err)) << err.message;
     p.plan = replace_slice_copy_with_slice(p.c, p.info);
