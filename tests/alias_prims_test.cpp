@@ -11,6 +11,7 @@
 
 #include "kernels/evalue.h"
 #include "kernels/kernels.h"
+#include "kernels/util/shape_util.h"
 #include "kernels/util/slice_util.h"
 #include "kernels/util/view_util.h"
 #include "tests/test_tensors.h"
@@ -292,6 +293,50 @@ RC_GTEST_PROP(ViewFacts, SameElementOrderIsSameAddressForEveryElement, ()) {
     return unravel(ravel(o, out_sizes), in_sizes);
   });
   RC_ASSERT(same_element_order(tensor_view(in.t), tensor_view(out.t)) == brute);
+}
+
+
+// The pass decides et_view with the general density rule over the op's view fact
+// in the result's dim order; et_view guards with same_element_order. They must
+// agree, or the reference pass would ask et_view for an alias its guard refuses
+// (or miss one it would take): squeeze, unsqueeze and view of any layout.
+RC_GTEST_PROP(ViewFacts, EtViewGuardAgreesWithThePassDensityRule, ()) {
+  const int rank = *rc::gen::inRange(0, 5);
+  const auto sizes = *rc::gen::container<std::vector<int64_t>>(rank, rc::gen::inRange<int64_t>(0, 4));
+  auto order = identity_order(rank);
+  const auto key = *rc::gen::container<std::vector<int>>(rank, rc::gen::arbitrary<int>());
+  std::sort(order.begin(), order.end(), [&](uint8_t a, uint8_t b) { return key[a] < key[b]; });
+  Tensor src;
+  RC_ASSERT(make_tensor_meta(ScalarType::Float, rank, sizes.data(), order.data(), src));
+  const int kind = *rc::gen::inRange(0, 3);
+  ResultLayout result;
+  std::optional<ViewLayout> view;
+  if (kind == 0) {  // squeeze a random subset
+    std::vector<int64_t> dims;
+    for (int d = 0; d < rank; ++d)
+      if (*rc::gen::arbitrary<bool>()) dims.push_back(d);
+    bool drop[kMaxRank];
+    squeeze_drop_mask(src, dims.data(), dims.size(), drop);
+    result = squeeze_result(src, drop);
+    view = squeeze_view(tensor_view(src), drop);
+  } else if (kind == 1) {
+    const int d = *rc::gen::inRange(0, rank + 1);
+    result = unsqueeze_result(src, d);
+    view = unsqueeze_view(tensor_view(src), d);
+  } else {  // view as [numel] or as [1, sizes..., 1]
+    std::vector<int64_t> target{ref_numel(sizes)};
+    if (*rc::gen::arbitrary<bool>()) {
+      target = sizes;
+      target.insert(target.begin(), 1);
+      target.push_back(1);
+    }
+    result = view_result(target.data(), static_cast<int>(target.size()));
+    view = reshape_view(tensor_view(src), target.data(), static_cast<int>(target.size()));
+  }
+  const bool pass_dense = view && view_is_dense(*view, result.dim_order);
+  Tensor out;
+  RC_ASSERT(make_tensor_meta(ScalarType::Float, result.rank, result.sizes, result.dim_order, out));
+  RC_ASSERT(same_element_order(tensor_view(src), tensor_view(out)) == pass_dense);
 }
 
 }  // namespace

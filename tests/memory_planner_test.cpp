@@ -218,7 +218,7 @@ std::string independent_check(const Case& c, const ProgramInfo& info, const Rewr
     if (t.value != v || t.root != rw.root[v]) return name + "value/root";
     if (t.first_step != info.values[v].def_op + 1) return name + "first_step";
     if (t.last_step < last[v]) return name + "dies before its last use";
-    if (static_cast<size_t>(t.nbytes) != value_meta(c, info.values[v].sizes).nbytes()) return name + "nbytes";
+    if (static_cast<size_t>(t.nbytes) != value_meta(info.values[v]).nbytes()) return name + "nbytes";
     if (rw.is_alias(v)) {
       const TensorPlacement& r = plan.tensors[t.root];
       if (rw.is_alias(t.root)) return name + "root is an alias";
