@@ -200,6 +200,7 @@ void add_faulty_backends(std::vector<Backend>& out) {
   b = faulty("faulty-empty-alias", "et_slice's empty-slice pointer can land outside the root");
   b.kernels.et_slice_op = &et_slice_empty_outside_root;
   out.push_back(b);
+  add_faulty_view_backends(out);
 }
 
 }  // namespace slicefuzz

@@ -9,5 +9,7 @@
 namespace slicefuzz {
 
 void add_faulty_backends(std::vector<Backend>& out);
+// The view-copy ops' bug classes (faulty_view_ops.cpp); add_faulty_backends calls it.
+void add_faulty_view_backends(std::vector<Backend>& out);
 
 }  // namespace slicefuzz

@@ -18,7 +18,7 @@
 #include "backends/backend.h"
 #include "kernels/dim_order.h"
 #include "program/case_format.h"
-#include "program/copy_executor.h"
+#include "program/op_layout_facts.h"
 
 namespace slicefuzz {
 
@@ -53,7 +53,7 @@ RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info) {
       // (The stride rule is the kernels' one, with the identity order for a
       // _SliceSpec. Rank 0 never gets here: its slice is the failing op, and no op
       // from that one on is decided.)
-      Tensor base = value_meta(c, base_sizes);
+      Tensor base = value_meta(info.values[oi.src]);
       if (plan.is_alias(oi.src)) {
         uint8_t row_major[kMaxRank];
         identity_dim_order(base.rank, row_major);
@@ -61,7 +61,7 @@ RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info) {
       }
       const int64_t stride0 = base.strides[0];
       const int64_t start = op.start.value_or(0);  // _slice_start_as_int: no normalisation
-      const int64_t es = static_cast<int64_t>(element_size(c.dtype));
+      const int64_t es = static_cast<int64_t>(base.element_size());
       d.alias = true;
       d.rule = "et_slice";
       plan.root[oi.result] = plan.root[oi.src];

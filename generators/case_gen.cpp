@@ -5,216 +5,17 @@
 #include <numeric>
 #include <utility>
 
-#include "generators/interesting_values.h"
+#include "generators/gen_choices.h"
+#include "generators/slice_plan.h"
 #include "oracles/judge_facts.h"
 
 namespace slicefuzz {
 
+using namespace gen;  // the choice helpers and slice plans
+
 namespace {
 
-constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
-constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int kInvalidSlicePercent = 5;
-
-// ---------------------------------------------------------------------------
-// Choice helpers. RapidCheck's elementOf/weightedOneOf do not shrink across
-// options; these do, toward the first option, which callers make the simplest.
-
-// An index drawn with the given weights (weight 0: never drawn, never a shrink).
-rc::Gen<size_t> genWeightedIndex(std::vector<size_t> weights) {
-  const size_t total = std::accumulate(weights.begin(), weights.end(), size_t{0});
-  return [weights, total](const rc::Random& random, int) {
-    uint64_t x = rc::Random(random).next() % total;
-    size_t i = 0;
-    while (x >= weights[i]) x -= weights[i++];
-    return rc::shrinkable::shrinkRecur(i, [weights](size_t v) {
-      return rc::seq::filter(rc::shrink::towards<size_t>(v, 0),
-                             [weights](size_t j) { return weights[j] > 0; });
-    });
-  };
-}
-
-// One of several generators, by weight, shrinking toward the first.
-template <typename T>
-rc::Gen<T> genWeighted(std::vector<std::pair<size_t, rc::Gen<T>>> options) {
-  std::vector<size_t> weights;
-  std::vector<rc::Gen<T>> gens;
-  for (auto& option : options) {
-    weights.push_back(option.first);
-    gens.push_back(std::move(option.second));
-  }
-  return rc::gen::mapcat(genWeightedIndex(std::move(weights)),
-                         [gens](size_t i) { return gens[i]; });
-}
-
-// Uniform in [0, n), shrinking toward 0. Unlike gen::inRange it ignores the
-// RapidCheck size, so small sizes still see every value.
-rc::Gen<uint64_t> genBelow(uint64_t n) {
-  return [n](const rc::Random& random, int) {
-    return rc::shrinkable::shrinkRecur(rc::Random(random).next() % n, [](uint64_t v) {
-      return rc::shrink::towards<uint64_t>(v, 0);
-    });
-  };
-}
-
-// One of `values`, uniformly, shrinking toward values[0].
-template <typename T>
-rc::Gen<T> genElement(std::vector<T> values) {
-  return rc::gen::map(genWeightedIndex(std::vector<size_t>(values.size(), 1)),
-                      [values](size_t i) { return values[i]; });
-}
-
-// 1..max_len elements (fewer at small RapidCheck sizes), shrinking by removing
-// any run of elements (never all of them), then each element.
-template <typename T>
-rc::Gen<std::vector<T>> genNonEmptyList(size_t max_len, rc::Gen<T> element) {
-  return [max_len, element](const rc::Random& random, int size) {
-    rc::Random r(random);
-    const size_t limit = std::min(max_len, 1 + static_cast<size_t>(std::max(size, 0)) / 6);
-    const size_t n = 1 + r.split().next() % limit;
-    std::vector<rc::Shrinkable<T>> elements;
-    for (size_t i = 0; i < n; ++i) elements.push_back(element(r.split(), size));
-    using Elements = std::vector<rc::Shrinkable<T>>;
-    auto shrinks = [](const Elements& els) {
-      return rc::seq::concat(
-          rc::seq::filter(rc::shrink::removeChunks(els),
-                          [](const Elements& e) { return !e.empty(); }),
-          rc::shrink::eachElement(els, [](const rc::Shrinkable<T>& s) { return s.shrinks(); }));
-    };
-    return rc::shrinkable::map(rc::shrinkable::shrinkRecur(std::move(elements), shrinks),
-                               [](const Elements& els) {
-                                 std::vector<T> values;
-                                 for (const auto& s : els) values.push_back(s.value());
-                                 return values;
-                               });
-  };
-}
-
-// ---------------------------------------------------------------------------
-// Plans: shape-independent choices, realised against a concrete shape later.
-
-// Option `kind` (simplest first) with a free parameter `k`, reduced modulo
-// whatever range the concrete shape allows.
-struct Pick {
-  size_t kind = 0;
-  uint64_t k = 0;
-};
-constexpr uint64_t kPickRange = uint64_t{1} << 20;
-
-rc::Gen<Pick> genPick(std::vector<size_t> weights) {
-  return rc::gen::map(rc::gen::pair(genWeightedIndex(std::move(weights)), genBelow(kPickRange)),
-                      [](const std::pair<size_t, uint64_t>& p) {
-                        return Pick{p.first, p.second};
-                      });
-}
-
-enum DimKind : size_t { kDimFromFront, kDimFromBack };
-// kIndexAfterStart (end only) lands in (start, size], so that most slices are
-// not empty: an empty slice is trivially right, and so is every op after it.
-enum IndexKind : size_t {
-  kIndexNone,
-  kIndexAfterStart,
-  kIndexInRange,
-  kIndexNegative,
-  kIndexNearSize,
-  kIndexExtreme
-};
-enum StepKind : size_t { kStepOne, kStepSmall, kStepAtLeastSize, kStepHuge };
-enum ValidityKind : size_t { kValid, kDimOutOfRange, kStepNotPositive };
-
-struct SlicePlan {
-  Pick validity, dim, start, end, step;
-};
-
-rc::Gen<SlicePlan> genSlicePlan(int invalid_percent) {
-  const size_t bad = static_cast<size_t>(std::clamp(invalid_percent, 0, 100));
-  return rc::gen::map(rc::gen::tuple(genPick({(100 - bad) * 5, bad * 3, bad * 2}),
-                                     genPick({70, 30}), genPick({30, 0, 35, 15, 12, 8}),
-                                     genPick({25, 45, 8, 8, 8, 6}), genPick({55, 25, 12, 8})),
-                      [](const std::tuple<Pick, Pick, Pick, Pick, Pick>& t) {
-                        return SlicePlan{std::get<0>(t), std::get<1>(t), std::get<2>(t),
-                                         std::get<3>(t), std::get<4>(t)};
-                      });
-}
-
-int64_t realize_dim(const Pick& p, int rank) {
-  if (rank == 0) return p.kind == kDimFromBack ? -1 : 0;  // slicing rank 0 fails anyway
-  const int64_t d = static_cast<int64_t>(p.k % static_cast<uint64_t>(rank));
-  return p.kind == kDimFromBack ? d - rank : d;
-}
-
-// k reduced into [0, max(n, 1)).
-int64_t below(uint64_t k, int64_t n) {
-  return static_cast<int64_t>(k % static_cast<uint64_t>(std::max<int64_t>(n, 1)));
-}
-
-// Sizes are small (<= 32), so size +- 1 cannot overflow. `start` is the
-// normalised start, for kIndexAfterStart.
-std::optional<int64_t> realize_index(const Pick& p, int64_t size, int64_t start = 0) {
-  switch (p.kind) {
-    case kIndexNone:
-      return std::nullopt;
-    case kIndexAfterStart:
-      return start + 1 + below(p.k, size - start);
-    case kIndexInRange:
-      return below(p.k, size);  // an element's index; size is kIndexNearSize's
-    case kIndexNegative:
-      return -1 - below(p.k, size);
-    case kIndexNearSize: {
-      const std::vector<int64_t> near = near_size_indices(size);
-      return near[p.k % near.size()];
-    }
-    default: {
-      const std::vector<int64_t> extreme = extreme_indices();
-      return extreme[p.k % extreme.size()];
-    }
-  }
-}
-
-int64_t realize_step(const Pick& p, int64_t size) {
-  switch (p.kind) {
-    case kStepOne:
-      return 1;
-    case kStepSmall:
-      return 2 + static_cast<int64_t>(p.k % 4);
-    case kStepAtLeastSize:
-      return std::max<int64_t>(size, 1) + static_cast<int64_t>(p.k % 3);
-    default: {
-      const std::vector<int64_t> huge = huge_steps();
-      return huge[p.k % huge.size()];
-    }
-  }
-}
-
-SliceArgs realize_slice(const SlicePlan& plan, const std::vector<int64_t>& sizes) {
-  const int rank = static_cast<int>(sizes.size());
-  SliceArgs a;
-  a.dim = realize_dim(plan.dim, rank);
-  const int64_t size = rank == 0 ? 0 : sizes[judge::dim_index(rank, a.dim)];
-  a.start = realize_index(plan.start, size);
-  a.end = realize_index(plan.end, size,
-                        judge::normalize_slice_args({size}, 0, a.start, std::nullopt, 1).start);
-  a.step = realize_step(plan.step, size);
-  const int64_t r = rank;
-  if (plan.validity.kind == kDimOutOfRange) {
-    const std::vector<int64_t> dims = out_of_range_dims(r);
-    a.dim = dims[plan.validity.k % dims.size()];
-  } else if (plan.validity.kind == kStepNotPositive) {
-    const std::vector<int64_t> steps = non_positive_steps();
-    a.step = steps[plan.validity.k % steps.size()];
-  }
-  return a;
-}
-
-// The result's sizes, or (for invalid arguments) the source's as a stand-in:
-// nothing after a failing op runs, the stand-in only keeps later plans realisable.
-std::vector<int64_t> slice_result_sizes(const std::vector<int64_t>& sizes, const SliceArgs& a) {
-  if (!judge::slice_error(static_cast<int>(sizes.size()), a.dim, a.step).empty()) return sizes;
-  const judge::SliceSpan span = judge::normalize_slice_args(sizes, a.dim, a.start, a.end, a.step);
-  std::vector<int64_t> out = sizes;
-  out[span.dim] = span.length;
-  return out;
-}
 
 enum OpChoice : size_t { kSliceOp, kCloneOp, kAddOp, kCopyOp };
 
@@ -225,13 +26,6 @@ struct OpPlan {
   SlicePlan slice;
   int64_t scalar = 1;  // add_
 };
-
-rc::Gen<int64_t> genAddScalar() {
-  return genWeighted<int64_t>(
-      {{95, genElement<int64_t>({1, -1, 2, 0, 3, -2, 4, 5, -3})},
-       {5, genElement<int64_t>({100, 1000, 65536, -70000, int64_t{1} << 31, -(int64_t{1} << 31) - 1,
-                                (int64_t{1} << 53) + 1, kInt64Max, kInt64Min})}});
-}
 
 rc::Gen<OpPlan> genOpPlan() {
   // Often the latest value (chains of slices), otherwise any earlier one.
@@ -260,19 +54,6 @@ rc::Gen<OutputPlan> genOutputPlan() {
       });
 }
 
-Op slice_op(std::string result, std::string src, const SliceArgs& a) {
-  Op op;
-  op.kind = OpKind::SliceCopy;
-  op.result = std::move(result);
-  op.src = std::move(src);
-  op.dim = a.dim;
-  op.start = a.start;
-  op.end = a.end;
-  op.step = a.step;
-  return op;
-}
-
-// The other values with the same sizes as value `j`.
 std::vector<size_t> partners_of(const std::vector<std::vector<int64_t>>& shapes, size_t j) {
   std::vector<size_t> out;
   for (size_t i = 0; i < shapes.size(); ++i)
@@ -386,15 +167,6 @@ rc::Gen<int64_t> genDimSize() {
        {5, just(int64_t{11})},
        {5, just(int64_t{13})},
        {12, rc::gen::map(genBelow(29), [](uint64_t v) { return static_cast<int64_t>(v) + 4; })}});
-}
-
-// A permutation of 0..rank-1 from random keys (a stable argsort), so that keys
-// shrinking to ties shrink the permutation toward identity.
-std::vector<int> argsort(const std::vector<uint64_t>& keys) {
-  std::vector<int> order(keys.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys[a] < keys[b]; });
-  return order;
 }
 
 // `order` with its non-size-1 dims put back into increasing order in the slots

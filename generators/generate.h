@@ -13,7 +13,9 @@ namespace slicefuzz {
 // Deterministic: the same (seed, index) always gives the same, well-formed case
 // (it passes analyze() with the default byte budget).
 // `eager`: a version-2 eager program (views, writes through them) for a backend
-// that declares eager_ops; otherwise the copy-semantics programs of version 1.
+// that declares eager_ops; otherwise a copy-semantics program: 70% from
+// genViewOpsCase (view_ops_gen.h: every view-copy op, clone(dim_order), the
+// deliberately invalid ops), 30% from genCase (version 1, exactly as before).
 Case generate_case(uint64_t seed, uint64_t index, bool eager = false);
 
 // A backend's declared limits (backends/backend.h: why a case lies outside them,

@@ -4,197 +4,183 @@
 #include <numeric>
 #include <set>
 
-#include "generators/interesting_values.h"
+#include "generators/mutator_util.h"
+#include "generators/view_op_plans.h"
 #include "oracles/analysis.h"
-#include "program/program_info.h"
 #include "program/case_format.h"
+#include "program/program_info.h"
 
 namespace slicefuzz {
 
+using namespace mut;
+
 namespace {
 
-using Rng = std::mt19937_64;
+// How many mutators the driver tries before it gives up on one mutation
+// (libFuzzer's MutateImpl tries up to 100; most of ours apply to most cases).
+constexpr int kTriesPerMutation = 20;
+// Percent of shape-changing mutations after which the ops' arguments are refit
+// to the new shapes; the rest keep the ops they broke (error paths stay tested).
+constexpr int kRefitPercent = 90;
+// Percent of those refits that also refit ops that failed before the mutation.
+constexpr int kRefitOldFailuresPercent = 30;
 
-size_t below(Rng& rng, size_t n) { return n ? static_cast<size_t>(rng() % n) : 0; }
-bool chance(Rng& rng, int percent) { return static_cast<int>(rng() % 100) < percent; }
-template <typename T>
-const T& pick(Rng& rng, const std::vector<T>& v) { return v[below(rng, v.size())]; }
+int64_t gcd64(int64_t a, int64_t b) { return b == 0 ? a : gcd64(b, a % b); }
 
-// Names defined before op `k` (the input first).
-std::vector<std::string> defined_before(const Case& c, size_t k) {
-  std::vector<std::string> names{c.input};
-  for (size_t i = 0; i < k && i < c.ops.size(); ++i)
-    if (!c.ops[i].result.empty()) names.push_back(c.ops[i].result);
-  return names;
-}
-
-// Sizes of every value (unknown values: the input's), for choosing interesting args.
-std::vector<int64_t> sizes_of(const Case& c, const std::string& name) {
-  ProgramInfo info;
-  AnalysisError err;
-  if (analyze(c, int64_t{1} << 62, info, err))
-    for (const ValueInfo& v : info.values)
-      if (v.name == name && v.known) return v.sizes;
-  return c.sizes;
-}
-
-std::string fresh_name(const Case& c) {
-  std::set<std::string> used{c.input};
-  for (const Op& op : c.ops) used.insert(op.result);
-  for (int i = 0;; ++i) {
-    std::string n = "t" + std::to_string(i);
-    if (!used.count(n)) return n;
-  }
-}
-
-void mutate_size(Case& c, Rng& rng) {
-  if (c.sizes.empty()) return;
-  int64_t& s = c.sizes[below(rng, c.sizes.size())];
-  const std::vector<int64_t> options{0, 1, 2, 3, 5, 7, 11, 13, s + 1, s > 0 ? s - 1 : 0, s * 2};
-  s = pick(rng, options);
-}
-
-void mutate_dim_order(Case& c, Rng& rng) {
-  const int r = static_cast<int>(c.sizes.size());
-  if (r < 2) return;
-  std::vector<int> order = c.effective_dim_order();
-  switch (below(rng, 4)) {
-    case 0: std::swap(order[below(rng, r)], order[below(rng, r)]); break;
-    case 1: order.clear(); break;
-    case 2: std::shuffle(order.begin(), order.end(), rng); break;
-    default: {
-      // Move a size-1 dim elsewhere: same memory layout, different dim order.
-      std::vector<int> ones;
-      for (int d = 0; d < r; ++d)
-        if (c.sizes[d] == 1) ones.push_back(d);
-      if (ones.empty()) c.sizes[below(rng, r)] = 1;
-      else std::swap(order[std::find(order.begin(), order.end(), pick(rng, ones)) - order.begin()],
-                     order[below(rng, r)]);
+// view_copy sizes for `numel` elements, as close to `sizes` as the count allows.
+std::vector<int64_t> refit_view_sizes(std::vector<int64_t> sizes, int64_t numel) {
+  const auto minus = std::find(sizes.begin(), sizes.end(), -1);
+  if (numel == 0) {
+    if (minus != sizes.end()) *minus = 1;
+    if (std::count(sizes.begin(), sizes.end(), 0) == 0) {
+      if (sizes.empty()) sizes.push_back(0);
+      else sizes[0] = 0;
     }
+    return sizes;
   }
-  c.dim_order = order;
-  if (r == 4 && chance(rng, 20)) c.dim_order = {0, 2, 3, 1};  // channels-last
-  canonicalize(c);
+  int64_t rest = numel;
+  for (int64_t& s : sizes) {
+    if (s == -1) continue;
+    s = gcd64(rest, std::max<int64_t>(s, 1));  // a 0 becomes 1
+    rest /= s;
+  }
+  if (minus != sizes.end()) return sizes;  // -1 takes `rest`
+  if (sizes.empty()) return rest == 1 ? sizes : std::vector<int64_t>{numel};
+  sizes.back() *= rest;
+  return sizes;
 }
 
-void mutate_slice_arg(Case& c, Rng& rng) {
-  std::vector<size_t> slices;
-  for (size_t i = 0; i < c.ops.size(); ++i)
-    if (c.ops[i].kind == OpKind::SliceCopy) slices.push_back(i);
-  if (slices.empty()) return;
-  Op& op = c.ops[pick(rng, slices)];
-  const std::vector<int64_t> sizes = sizes_of(c, op.src);
-  const int64_t r = static_cast<int64_t>(sizes.size());
-  const int64_t d = r ? ((op.dim % r) + r) % r : 0;
-  const int64_t size = r ? sizes[d] : 0;
-  switch (below(rng, 4)) {
-    case 0: op.start = pick(rng, interesting_slice_indices(size)); break;
-    case 1: op.end = pick(rng, interesting_slice_indices(size)); break;
-    case 2: op.step = pick(rng, interesting_steps(size, chance(rng, 10))); break;
-    default: {
-      const std::vector<int64_t> dims{0, r - 1, -1, -r, r, -r - 1, static_cast<int64_t>(below(rng, r + 1))};
-      op.dim = pick(rng, dims);
-    }
-  }
+// `order` made a permutation of 0..rank-1, keeping the relative order of the
+// entries that fit.
+std::vector<int> refit_order(const std::vector<int>& order, int rank) {
+  std::vector<int> out;
+  for (int d : order)
+    if (d >= 0 && d < rank && std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  for (int d = 0; d < rank; ++d)
+    if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  return out;
 }
 
-Op random_op(const Case& c, size_t at, Rng& rng) {
-  const std::vector<std::string> names = defined_before(c, at);
-  Op op;
-  switch (below(rng, 5)) {
-    case 0:
-    case 1: {
-      op.kind = OpKind::SliceCopy;
-      op.src = pick(rng, names);
-      const std::vector<int64_t> sizes = sizes_of(c, op.src);
-      const int64_t r = std::max<int64_t>(1, static_cast<int64_t>(sizes.size()));
-      op.dim = static_cast<int64_t>(below(rng, r));
-      const int64_t size = sizes.empty() ? 0 : sizes[op.dim];
-      op.start = chance(rng, 50) ? std::optional<int64_t>(below(rng, size + 1)) : pick(rng, interesting_slice_indices(size));
-      op.end = chance(rng, 50) ? std::optional<int64_t>(below(rng, size + 1)) : pick(rng, interesting_slice_indices(size));
-      op.step = chance(rng, 70) ? 1 : pick(rng, interesting_steps(size, false));
-      break;
-    }
-    case 2: op.kind = OpKind::Clone, op.src = pick(rng, names); break;
-    case 3: op.kind = OpKind::Add, op.target = pick(rng, names), op.scalar = static_cast<int64_t>(below(rng, 9)) - 3; break;
-    default: op.kind = OpKind::Copy, op.target = pick(rng, names), op.src = pick(rng, names); break;
-  }
-  if (op.kind == OpKind::SliceCopy || op.kind == OpKind::Clone) op.result = fresh_name(c);
-  return op;
-}
+int64_t into_range(int64_t v, int64_t n) { return n > 0 ? ((v % n) + n) % n : 0; }
 
-void mutate_once(Case& c, Rng& rng) {
-  switch (below(rng, 12)) {
-    case 0: mutate_size(c, rng); break;
-    case 1: mutate_dim_order(c, rng); break;
-    case 2:
-    case 3: mutate_slice_arg(c, rng); break;
-    case 4: c.dtype = static_cast<ScalarType>(below(rng, kNumScalarTypes)); break;
-    case 5: {  // insert an op
-      const size_t at = below(rng, c.ops.size() + 1);
-      Op op = random_op(c, at, rng);
-      c.ops.insert(c.ops.begin() + static_cast<std::ptrdiff_t>(at), op);
-      if (!op.result.empty() && chance(rng, 30)) c.outputs.push_back(op.result);
-      break;
+// Refits one defining op's arguments to `in`; the op may still fail afterwards.
+void refit_op(Op& op, const judge::Layout& in) {
+  const int64_t rank = static_cast<int64_t>(in.sizes.size());
+  switch (op.kind) {
+    case OpKind::SelectCopy: {
+      if (rank == 0) return;
+      if (op.dim < -rank || op.dim >= rank) op.dim = into_range(op.dim, rank);
+      // An empty dim has no index: the next non-empty dim, if any.
+      int64_t d = into_range(op.dim, rank);
+      for (int64_t i = 1; i < rank && in.sizes[d] == 0; ++i)
+        if (in.sizes[(d + i) % rank] > 0) op.dim = d = (d + i) % rank;
+      const int64_t size = in.sizes[d];
+      if (size > 0 && (op.index >= size || op.index < -size)) op.index = into_range(op.index, size);
+      return;
     }
-    case 6:  // delete an op (repair re-sources its readers)
-      if (!c.ops.empty()) c.ops.erase(c.ops.begin() + static_cast<std::ptrdiff_t>(below(rng, c.ops.size())));
-      break;
-    case 7:  // reorder: swap neighbours
-      if (c.ops.size() >= 2) {
-        const size_t i = below(rng, c.ops.size() - 1);
-        std::swap(c.ops[i], c.ops[i + 1]);
+    case OpKind::UnsqueezeCopy:
+      if (op.dim < -(rank + 1) || op.dim > rank) op.dim = into_range(op.dim, rank + 1);
+      return;
+    case OpKind::SqueezeCopy: {
+      const int64_t span = std::max<int64_t>(rank, 1);
+      std::vector<int64_t> dims;
+      for (int64_t d : op.ints) {
+        const int64_t n = into_range(d, span);
+        bool seen = false;
+        for (int64_t e : dims) seen = seen || into_range(e, span) == n;
+        if (!seen) dims.push_back(d >= -span && d < span ? d : n);
       }
-      break;
-    case 8:  // retarget an op's source
-      if (!c.ops.empty()) {
-        const size_t i = below(rng, c.ops.size());
-        const std::string n = pick(rng, defined_before(c, i));
-        (c.ops[i].kind == OpKind::Add ? c.ops[i].target : c.ops[i].src) = n;
-      }
-      break;
-    case 9: {  // add or remove an output
-      const std::vector<std::string> names = defined_before(c, c.ops.size());
-      if (chance(rng, 50) || c.outputs.size() < 2) c.outputs.push_back(pick(rng, names));
-      else c.outputs.erase(c.outputs.begin() + static_cast<std::ptrdiff_t>(below(rng, c.outputs.size())));
-      break;
+      op.ints = dims;
+      return;
     }
-    case 10: {  // add or remove an in-place mutation
-      std::vector<size_t> muts;
-      for (size_t i = 0; i < c.ops.size(); ++i)
-        if (c.ops[i].kind == OpKind::Add || c.ops[i].kind == OpKind::Copy) muts.push_back(i);
-      if (!muts.empty() && chance(rng, 40)) {
-        c.ops.erase(c.ops.begin() + static_cast<std::ptrdiff_t>(pick(rng, muts)));
-      } else {
-        const size_t at = below(rng, c.ops.size() + 1);
-        const std::vector<std::string> names = defined_before(c, at);
-        Op op;
-        op.kind = chance(rng, 50) ? OpKind::Add : OpKind::Copy;
-        op.target = pick(rng, names);
-        op.src = op.kind == OpKind::Copy ? pick(rng, names) : "";
-        op.scalar = op.kind == OpKind::Add ? 1 : 0;
-        c.ops.insert(c.ops.begin() + static_cast<std::ptrdiff_t>(at), op);
-      }
-      break;
+    case OpKind::ViewCopy: {
+      std::string why;
+      const int64_t numel = gen::numel_saturated(in.sizes);
+      if (judge::view_sizes(numel, op.ints, why)) return;
+      // Only a wrong count is refit: two -1, a size < -1 or -1 beside a 0 stay.
+      const auto bad = std::count_if(op.ints.begin(), op.ints.end(), [](int64_t s) { return s < -1; });
+      const auto minus = std::count(op.ints.begin(), op.ints.end(), -1);
+      const bool zero = std::count(op.ints.begin(), op.ints.end(), 0) > 0;
+      if (bad || minus > 1 || (minus && zero)) return;
+      op.ints = refit_view_sizes(op.ints, numel);
+      if (!judge::view_sizes(numel, op.ints, why)) op.ints = {numel};
+      return;
     }
-    default:  // change the rank: add a size-1 or small dim, or drop one
-      if (c.sizes.size() < kMaxCaseRank && (c.sizes.empty() || chance(rng, 50))) {
-        c.sizes.insert(c.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, c.sizes.size() + 1)),
-                       chance(rng, 60) ? 1 : 2 + static_cast<int64_t>(below(rng, 4)));
-      } else if (!c.sizes.empty()) {
-        c.sizes.erase(c.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, c.sizes.size())));
-      }
-      c.dim_order.clear();
-      break;
+    case OpKind::Clone:
+      if (op.dim_order && !judge::dim_order_error(static_cast<int>(rank), *op.dim_order).empty())
+        op.dim_order = refit_order(*op.dim_order, static_cast<int>(rank));
+      return;
+    default: return;
   }
+}
+
+// Argument lists the parser reads back: at most 17 entries (it refuses an 18th),
+// clone dim orders with entries in 0..15.
+void keep_printable(Op& op) {
+  if (op.ints.size() > static_cast<size_t>(kMaxCaseRank) + 1) op.ints.resize(kMaxCaseRank + 1);
+  if (op.dim_order) {
+    if (op.dim_order->size() > static_cast<size_t>(kMaxCaseRank) + 1)
+      op.dim_order->resize(kMaxCaseRank + 1);
+    for (int& d : *op.dim_order) d = std::clamp(d, 0, kMaxCaseRank - 1);
+  }
+  if (op.kind != OpKind::Clone) op.dim_order.reset();
+  if (op.kind != OpKind::SqueezeCopy && op.kind != OpKind::ViewCopy) op.ints.clear();
+  if (op.kind != OpKind::SqueezeCopy || op.ints.size() != 1) op.single_dim = false;
 }
 
 }  // namespace
 
+const std::vector<CaseMutator>& case_mutators() {
+  static const std::vector<CaseMutator> table = [] {
+    std::vector<CaseMutator> t = v1_mutators();
+    for (const CaseMutator& m : view_op_mutators()) t.push_back(m);
+    return t;
+  }();
+  return table;
+}
+
+void refit_to_layouts(Case& c, const Case* before) {
+  // The ops that failed in `before`, by result name: left as they are.
+  std::set<std::string> failed;
+  if (before) {
+    ProgramInfo info;
+    AnalysisError err;
+    if (analyze(*before, int64_t{1} << 62, info, err) && info.failing_op >= 0)
+      for (size_t k = info.failing_op; k < before->ops.size(); ++k)
+        if (!before->ops[k].result.empty()) failed.insert(before->ops[k].result);
+  }
+  std::vector<std::string> names{c.input};
+  std::vector<judge::Layout> layouts{judge::Layout{c.sizes, c.effective_dim_order()}};
+  auto find = [&](const std::string& n) -> const judge::Layout* {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == n) return &layouts[i];
+    return nullptr;
+  };
+  for (Op& op : c.ops) {
+    const judge::Layout* src = op_defines(op.kind) || op.kind == OpKind::Copy ? find(op.src) : nullptr;
+    if (op.kind == OpKind::Add) continue;
+    if (!src) return;  // an undefined name: repair_case's business
+    if (op.kind == OpKind::Copy) {
+      const judge::Layout* target = find(op.target);
+      if (!target || !judge::copy_error(*target, *src).empty()) return;
+      continue;
+    }
+    const judge::Layout in = *src;
+    if (!failed.count(op.result)) refit_op(op, in);
+    judge::OpOutcome out = judge::op_result(op, in);
+    if (!out.error.empty()) return;
+    names.push_back(op.result);
+    layouts.push_back(std::move(out.layout));
+  }
+}
+
 void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   if (c.input.empty() || c.input == "None") c.input = "x";
   if (c.sizes.size() > static_cast<size_t>(kMaxCaseRank)) c.sizes.resize(kMaxCaseRank);
-  for (int64_t& s : c.sizes) s = s < 0 ? 1 : std::min<int64_t>(s, int64_t{1} << 20);
+  // Sizes past 2^20 only beside a 0 (no bytes; lengths past int32 on purpose).
+  const bool empty = std::count(c.sizes.begin(), c.sizes.end(), 0) > 0;
+  for (int64_t& s : c.sizes)
+    s = s < 0 ? 1 : std::min<int64_t>(s, empty ? int64_t{1} << 40 : int64_t{1} << 20);
   {
     std::vector<int> sorted = c.dim_order;
     std::sort(sorted.begin(), sorted.end());
@@ -206,6 +192,7 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   std::set<std::string> defined{c.input};
   std::string last = c.input;
   for (Op& op : c.ops) {
+    keep_printable(op);
     auto fix = [&](std::string& name) {
       if (!defined.count(name)) name = last;
     };
@@ -231,8 +218,8 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   if (outputs.empty()) outputs.push_back(last);
   c.outputs = outputs;
   canonicalize(c);
-  // Shrink the input until every tensor fits the budget (slices and clones are
-  // never bigger than the input, so this converges).
+  // Shrink the input until every tensor fits the budget (every op's result holds
+  // at most its source's elements, so this converges).
   for (int round = 0; round < 200; ++round) {
     ProgramInfo info;
     AnalysisError err;
@@ -247,12 +234,26 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   c.outputs = {c.input};
 }
 
-void mutate_case(Case& c, Rng& rng, int64_t byte_budget) {
-  const int n = 1 + static_cast<int>(below(rng, 3));
-  for (int i = 0; i < n; ++i) {
-    mutate_once(c, rng);
+bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget) {
+  const Case before = c;
+  if (!m.apply(c, rng)) return false;
+  repair_case(c, byte_budget, kFuzzMaxOps);
+  if (m.refits && chance(rng, kRefitPercent)) {
+    // Mostly leave the ops that failed before the mutation failing; sometimes
+    // refit them too, so that a chain of mutations does not stay stuck on one.
+    refit_to_layouts(c, chance(rng, kRefitOldFailuresPercent) ? nullptr : &before);
     repair_case(c, byte_budget, kFuzzMaxOps);
   }
+  return true;
+}
+
+void mutate_case(Case& c, Rng& rng, int64_t byte_budget) {
+  const std::vector<CaseMutator>& table = case_mutators();
+  const int n = 1 + static_cast<int>(below(rng, 3));
+  for (int i = 0; i < n; ++i)
+    for (int attempt = 0; attempt < kTriesPerMutation; ++attempt)
+      if (apply_mutator(table[below(rng, table.size())], c, rng, byte_budget)) break;
+  repair_case(c, byte_budget, kFuzzMaxOps);
 }
 
 Case crossover_cases(const Case& a, const Case& b, Rng& rng, int64_t byte_budget) {
@@ -268,6 +269,9 @@ Case crossover_cases(const Case& a, const Case& b, Rng& rng, int64_t byte_budget
   }
   out.outputs = a.outputs;
   out.outputs.insert(out.outputs.end(), b.outputs.begin(), b.outputs.end());
+  out.version = std::max(a.version, b.version);
+  repair_case(out, byte_budget, kFuzzMaxOps);
+  refit_to_layouts(out);  // b's ops now read a's values
   repair_case(out, byte_budget, kFuzzMaxOps);
   return out;
 }

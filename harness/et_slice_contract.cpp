@@ -6,85 +6,118 @@
 #include "oracles/judge_facts.h"
 #include "oracles/values.h"
 #include "program/case_format.h"
-#include "program/copy_executor.h"
 
 namespace slicefuzz {
 
 namespace {
+
 std::string dims_string(const std::vector<int>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s + "]";
 }
+
+// Tensor metadata of a value's own layout (sizes, dim order, dtype); no data.
+Tensor meta_of(const ValueInfo& v) {
+  Tensor t;
+  uint8_t order[kMaxRank] = {};
+  for (size_t i = 0; i < v.dim_order.size() && i < kMaxRank; ++i)
+    order[i] = static_cast<uint8_t>(v.dim_order[i]);
+  make_tensor_meta(v.dtype, static_cast<int>(v.sizes.size()), v.sizes.data(), order, t);
+  return t;
+}
+
+bool same_meta(const Tensor& a, const Tensor& b) {
+  return a.dtype == b.dtype && a.rank == b.rank && a.data == b.data &&
+         a.capacity_nbytes == b.capacity_nbytes &&
+         std::equal(a.sizes, a.sizes + kMaxRank, b.sizes) &&
+         std::equal(a.dim_order, a.dim_order + kMaxRank, b.dim_order) &&
+         std::equal(a.strides, a.strides + kMaxRank, b.strides);
+}
+
 }  // namespace
+
+std::string alias_contract_violation(const char* prim, const Tensor& in, const Tensor& out,
+                                     const TorchSliceView& view,
+                                     const std::vector<int>& want_order) {
+  const int64_t es = static_cast<int64_t>(in.element_size());
+  const int64_t delta = out.bytes() - in.bytes();
+  const int64_t nbytes = static_cast<int64_t>(out.nbytes());
+  std::vector<int64_t> sizes(out.sizes, out.sizes + out.rank);
+  std::vector<int> order(out.dim_order, out.dim_order + out.rank);
+  std::vector<int64_t> strides(out.strides, out.strides + out.rank);
+  // The alias is read as a fresh tensor of its sizes in its dim order: its
+  // strides must be that layout's (the judge's stride rule), and along every
+  // dim with more than one element equal to torch's view strides.
+  const std::vector<int64_t> want_strides = judge::strides_for(view.sizes, want_order);
+  // (An empty view has no element to place: torch keeps the input's strides.)
+  std::vector<int64_t> torch_strides = view.strides;
+  const bool empty = std::find(view.sizes.begin(), view.sizes.end(), 0) != view.sizes.end();
+  for (size_t j = 0; j < torch_strides.size() && j < view.sizes.size(); ++j)
+    if (view.sizes[j] <= 1 || empty) torch_strides[j] = want_strides[j];
+  const std::string p = prim;
+  if (sizes != view.sizes)
+    return p + " gave sizes " + sizes_string(sizes) + ", torch's view has " +
+           sizes_string(view.sizes);
+  if (order != want_order)
+    return p + " gave the alias dim order " + dims_string(order) + ", the result must have " +
+           dims_string(want_order);
+  if (strides != want_strides)
+    return p + " gave the alias strides " + sizes_string(strides) + ", a tensor of sizes " +
+           sizes_string(sizes) + " in dim order " + dims_string(want_order) + " has " +
+           sizes_string(want_strides);
+  if (strides != torch_strides)
+    return "the alias strides " + sizes_string(strides) + " differ from torch's view strides " +
+           sizes_string(view.strides);
+  if (delta < 0 || delta + nbytes > static_cast<int64_t>(in.nbytes()))
+    return "the alias [" + std::to_string(delta) + ", " + std::to_string(delta + nbytes) +
+           ") leaves the input's " + std::to_string(in.nbytes()) + " bytes";
+  if (nbytes > 0 && delta != view.storage_offset * es)
+    return "the alias starts " + std::to_string(delta) + " bytes into the input, torch's view "
+           "at storage offset " + std::to_string(view.storage_offset) + " (" +
+           std::to_string(view.storage_offset * es) + " bytes)";
+  return {};
+}
 
 void check_et_slice_contract(const Case& c, const ProgramInfo& info,
                              const std::vector<TorchSliceView>& views, const Backend& backend,
                              std::vector<Finding>& findings) {
-  const int64_t es = static_cast<int64_t>(element_size(c.dtype));
   for (const TorchSliceView& view : views) {
     const Op& op = c.ops[view.op];
     const OpInfo& oi = info.ops[view.op];
-    Tensor in = value_meta(c, info.values[oi.src].sizes);
-    // et_slice reads no data, but the pointer must be real for the bounds check.
-    std::unique_ptr<uint8_t[]> buffer(new uint8_t[in.nbytes()]);
+    const char* prim = op_alias_prim(op.kind);
+    const std::string what = op.kind == OpKind::SliceCopy ? "slice" : "view";
+    const ValueInfo& result = info.values[oi.result];
+    Tensor in = meta_of(info.values[oi.src]);
+    // The prim op reads no data, but the pointer must be real for the bounds check.
+    std::unique_ptr<uint8_t[]> buffer(new uint8_t[std::max<size_t>(in.nbytes(), 1)]);
     in.data = buffer.get();
     in.capacity_nbytes = in.nbytes();
-    Tensor out = value_meta(c, info.values[oi.src].sizes);
+    // et_slice's out comes shaped like its input (it must resize it, as in
+    // version 1); the other prim ops' out has the result's own static layout,
+    // as ExecuTorch's planned out tensors do.
+    Tensor out = meta_of(op.kind == OpKind::SliceCopy ? info.values[oi.src] : result);
     const Tensor before = out;
     KernelRuntimeContext ctx;
-    call_et_slice(backend.kernels, ctx, op, in, out);
+    call_alias_prim(backend.kernels, ctx, op, in, out);
 
     const std::string label = "op " + std::to_string(view.op) + " `" + print_op(op) + "`";
     std::string why;
     if (!view.dense) {
       if (ctx.ok())
-        why = "et_slice accepted a slice that is not dense in the dim order (torch's view "
-              "strides differ from a fresh tensor's): its runtime density guard is missing";
-      else if (out.data != before.data)
-        why = "et_slice refused the slice but changed out's data pointer";
+        why = std::string(prim) + " accepted a " + what + " that is not dense in the dim order "
+              "(torch's view strides differ from a fresh tensor's): its runtime density guard is "
+              "missing";
+      else if (!same_meta(out, before))
+        why = std::string(prim) + " refused the " + what + " but changed out";
     } else if (!ctx.ok()) {
-      why = "et_slice refused a dense slice: " + ctx.message();
+      why = std::string(prim) + " refused a dense " + what + ": " + ctx.message();
     } else {
-      const int64_t delta = out.bytes() - in.bytes();
-      const int64_t nbytes = static_cast<int64_t>(out.nbytes());
-      std::vector<int64_t> sizes(out.sizes, out.sizes + out.rank);
-      std::vector<int> order(out.dim_order, out.dim_order + out.rank);
-      std::vector<int64_t> strides(out.strides, out.strides + out.rank);
-      const std::vector<int> want_order = c.effective_dim_order();
-      // The alias is read as a fresh tensor of its sizes in its dim order: its
-      // strides must be that layout's (the judge's stride rule), and along every
-      // dim with more than one element equal to torch's view strides.
-      const std::vector<int64_t> want_strides = judge::strides_for(view.sizes, want_order);
-      // (An empty view has no element to place: torch keeps the input's strides.)
-      std::vector<int64_t> torch_strides = view.strides;
-      const bool empty = std::find(view.sizes.begin(), view.sizes.end(), 0) != view.sizes.end();
-      for (size_t j = 0; j < torch_strides.size(); ++j)
-        if (view.sizes[j] <= 1 || empty) torch_strides[j] = want_strides[j];
-      if (sizes != view.sizes)
-        why = "et_slice gave sizes " + sizes_string(sizes) + ", torch's view has " +
-              sizes_string(view.sizes);
-      else if (order != want_order)
-        why = "et_slice gave the alias dim order " + dims_string(order) + ", the input has " +
-              dims_string(want_order);
-      else if (strides != want_strides)
-        why = "et_slice gave the alias strides " + sizes_string(strides) + ", a tensor of sizes " +
-              sizes_string(sizes) + " in dim order " + dims_string(want_order) + " has " +
-              sizes_string(want_strides);
-      else if (strides != torch_strides)
-        why = "the alias strides " + sizes_string(strides) + " differ from torch's view strides " +
-              sizes_string(view.strides);
-      else if (delta < 0 || delta + nbytes > static_cast<int64_t>(in.nbytes()))
-        why = "the alias [" + std::to_string(delta) + ", " + std::to_string(delta + nbytes) +
-              ") leaves the input's " + std::to_string(in.nbytes()) + " bytes";
-      else if (nbytes > 0 && delta != view.storage_offset * es)
-        why = "the alias starts " + std::to_string(delta) + " bytes into the input, torch's view "
-              "at storage offset " + std::to_string(view.storage_offset) + " (" +
-              std::to_string(view.storage_offset * es) + " bytes)";
+      why = alias_contract_violation(prim, in, out, view, result.dim_order);
     }
     if (!why.empty()) {
-      Finding f{FindingKind::ALIAS_VIOLATION, "et_slice", view.op,
-                label + " called directly: " + why, false};
+      Finding f{FindingKind::ALIAS_VIOLATION, prim, view.op, label + " called directly: " + why,
+                false};
       f.sut_refused = view.dense && !ctx.ok();
       findings.push_back(f);
       return;

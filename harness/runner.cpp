@@ -125,12 +125,13 @@ void compare_decisions(const Case& c, const RewritePlan& rewrite,
     if (aliased && !v.eligible)
       report.findings.push_back(finding(
           FindingKind::UNSOUND_REWRITE, "rewrite", v.op,
-          op_label(c, v.op) + " was rewritten to et_slice (pass: " + d->reason +
+          op_label(c, v.op) + " was rewritten to " + op_alias_prim(c.ops[v.op].kind) +
+              " (pass: " + d->reason +
               ") but it must stay a copy: " + v.reason));
     else if (!aliased && v.eligible) {
       Finding f = finding(FindingKind::MISSED_REWRITE, "rewrite", v.op,
-                          op_label(c, v.op) + " could be an et_slice (dense, no output, no "
-                          "mutation hazard) but the pass kept the copy: " +
+                          op_label(c, v.op) + " could be an " + op_alias_prim(c.ops[v.op].kind) +
+                              " (dense, no output, no mutation hazard) but the pass kept the copy: " +
                               (d ? d->reason : std::string("no decision")));
       f.tolerated = backend.tolerates_missed_rewrite;
       report.findings.push_back(f);
@@ -142,28 +143,29 @@ void compare_decisions(const Case& c, const RewritePlan& rewrite,
 // root, for the aliases the pass decided (0 for everything else).
 std::vector<int64_t> torch_alias_deltas(const Case& c, const ProgramInfo& info,
                                         const TorchOracleResult& torch, const RewritePlan& rewrite) {
-  const int64_t es = static_cast<int64_t>(element_size(c.dtype));
   std::vector<int64_t> torch_delta(info.values.size(), 0);
   for (const TorchSliceView& view : torch.slice_views) {
     const OpInfo& oi = info.ops[view.op];
+    const int64_t es = static_cast<int64_t>(element_size(info.values[oi.result].dtype));
     if (oi.result < static_cast<int>(rewrite.root.size()) && rewrite.is_alias(oi.result))
       torch_delta[oi.result] = torch_delta[oi.src] + view.storage_offset * es;
   }
   return torch_delta;
 }
 
-// ALIAS_VIOLATION: each executed et_slice against torch's view of the same chain.
+// ALIAS_VIOLATION: each executed alias (et_slice, et_select, et_view, or placed by
+// the plan) against torch's view of the same chain.
 void compare_aliases(const Case& c, const ProgramInfo& info,
                      const std::vector<int64_t>& torch_delta,
                      const std::vector<AliasRecord>& aliases, AliasMode mode,
                      const std::string& path, CaseReport& report) {
-  const int64_t es = static_cast<int64_t>(element_size(c.dtype));
   for (const AliasRecord& a : aliases) {
+    const int64_t es = static_cast<int64_t>(element_size(info.values[a.value].dtype));
     const std::string& y = info.values[a.value].name;
     const std::string& root = info.values[a.root].name;
     std::string why;
-    // (A planned empty alias reads nothing, wherever the plan put it; et_slice
-    // promises more: its aliases always lie inside the input.)
+    // (A planned empty alias reads nothing, wherever the plan put it; the alias
+    // prim ops promise more: their aliases always lie inside the input.)
     if (mode == AliasMode::Planned && a.nbytes == 0) continue;
     if (a.delta_bytes < 0 || a.delta_bytes + a.nbytes > a.root_nbytes)
       why = "its bytes [" + std::to_string(a.delta_bytes) + ", " +
@@ -176,7 +178,9 @@ void compare_aliases(const Case& c, const ProgramInfo& info,
     if (!why.empty())
       report.findings.push_back(finding(
           FindingKind::ALIAS_VIOLATION, path, a.op,
-          op_label(c, a.op) + (mode == AliasMode::Planned ? ": the plan placed '" : ": et_slice made '") +
+          op_label(c, a.op) +
+              (mode == AliasMode::Planned ? std::string(": the plan placed '")
+                                          : ": " + std::string(op_alias_prim(c.ops[a.op].kind)) + " made '") +
               y + "' as an alias, but " + why));
   }
 }
@@ -234,7 +238,7 @@ namespace {
 CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& backend,
                          const RunOptions& options) {
   CaseReport report;
-  for (const Op& op : c.ops) report.slices += op.kind == OpKind::SliceCopy;
+  for (const Op& op : c.ops) report.slices += op_is_view_copy(op.kind);
 
   TorchOracleResult torch = run_torch_oracle(c, info);
   PathResult naive = run_naive_reference(c, info);

@@ -4,7 +4,7 @@
 //   pass decisions vs independent eligibility -> UNSOUND_REWRITE, MISSED_REWRITE
 //   memory plan invariants              -> PLAN_VIOLATION (MEMORY_REGRESSION opt-in)
 //   torch oracle  vs  rewrite path      -> ERROR_MISMATCH, VALUE_MISMATCH
-//   et_slice pointers vs torch views    -> ALIAS_VIOLATION
+//   alias pointers vs torch views       -> ALIAS_VIOLATION (et_slice, et_select, et_view)
 // plus an int64 provenance shadow of the program for dtypes whose fill repeats
 // values, so a misplaced element is caught even in bool or int8.
 #pragma once
@@ -33,11 +33,11 @@ struct OpDecision {
 
 struct CaseReport {
   std::vector<Finding> findings;  // in the order found; see first_failure()
-  int slices = 0;                 // slice_copy ops in the program
-  int rewritten = 0;              // of those, turned into et_slice by the pass
+  int slices = 0;                 // view-copy ops in the program (slice_copy, select_copy, ...)
+  int rewritten = 0;              // of those, turned into aliases by the pass
   int64_t arena_bytes = 0;        // the rewrite path's arena
   int64_t copy_arena_bytes = 0;   // the same program planned without aliases
-  std::vector<std::string> rules;  // each slice decision's rule tag, in op order
+  std::vector<std::string> rules;  // each view-copy decision's rule tag, in op order
   std::vector<OpDecision> decided;  // each decision's op kind and outcome, in op order
   // UNSUPPORTED (DESIGN 3): the backend refused the case, which lies outside the
   // limits it declares; the reason it gives. The refusal is then tolerated.

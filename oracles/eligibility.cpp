@@ -1,58 +1,109 @@
 #include "oracles/eligibility.h"
 
 #include <algorithm>
-#include <map>
+
+#include "oracles/judge_layouts.h"
 
 namespace slicefuzz {
 
 namespace {
 
-bool mutates(const Op& op, const std::string& name) {
-  return (op.kind == OpKind::Add || op.kind == OpKind::Copy) && op.target == name;
-}
-
-bool uses(const Op& op, const std::string& name) {
-  return op.src == name || op.target == name;
-}
+std::string quoted(const ProgramInfo& info, int v) { return "'" + info.values[v].name + "'"; }
 
 }  // namespace
 
 std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramInfo& info,
                                                   const std::vector<TorchSliceView>& views,
                                                   const std::vector<int>& aliased_ops) {
+  // Ops from the failing one on never run, so they neither read nor write, and
+  // outputs are read (at the end) only when the program runs to the end.
+  const int ran = info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
+  const int nv = static_cast<int>(info.values.size());
+  auto aliased = [&](int k) {
+    return std::find(aliased_ops.begin(), aliased_ops.end(), k) != aliased_ops.end();
+  };
+  // parent[v]: the value whose bytes v shares, given the pass's decisions (an
+  // eager view always; a view-copy op when the pass made it an alias), or -1.
+  std::vector<int> parent(nv, -1);
+  for (int k = 0; k < ran; ++k) {
+    const int y = info.ops[k].result;
+    if (y >= 0 && (op_is_view(c.ops[k].kind) || (op_is_view_copy(c.ops[k].kind) && aliased(k))))
+      parent[y] = info.ops[k].src;
+  }
+  auto storage_of = [&](int v) {
+    while (parent[v] >= 0) v = parent[v];
+    return v;
+  };
+  // Whether v is `of` or an alias of it, transitively.
+  auto within = [&](int v, int of) {
+    for (; v >= 0; v = parent[v])
+      if (v == of) return true;
+    return false;
+  };
+  std::vector<bool> is_output(nv, false);
+  for (int v : info.outputs) is_output[v] = true;
+
   std::vector<EligibilityVerdict> out;
-  // storage_of[name]: the name of the tensor whose bytes `name` lives in, given
-  // the pass's decisions for the slices before it.
-  std::map<std::string, std::string> storage_of;
-  // Ops from the failing one on never run, so they neither read nor write.
-  const size_t ran = info.failing_op >= 0 ? static_cast<size_t>(info.failing_op) : c.ops.size();
-  storage_of[c.input] = c.input;
   for (const TorchSliceView& view : views) {
-    const Op& op = c.ops[view.op];
-    const std::string& y = op.result;
-    const std::string storage = storage_of.count(op.src) ? storage_of[op.src] : op.src;
-    EligibilityVerdict v{view.op, false, ""};
-    bool is_output = false;
-    for (const std::string& o : c.outputs) is_output = is_output || o == y;
-    bool y_mutated = false;
-    for (size_t m = view.op + 1; m < ran; ++m) y_mutated = y_mutated || mutates(c.ops[m], y);
-    // The storage is written at op m while y is still used at m or later.
-    int hazard = -1;
-    for (size_t m = view.op + 1; m < ran && hazard < 0; ++m) {
-      if (!mutates(c.ops[m], storage)) continue;
-      for (size_t u = m; u < ran; ++u)
-        if (uses(c.ops[u], y)) hazard = static_cast<int>(m);
+    const int k = view.op;
+    const OpInfo& oi = info.ops[k];
+    const int y = oi.result, x = oi.src;
+    const int storage = storage_of(x);  // where y's bytes would live as an alias
+    EligibilityVerdict v{k, false, ""};
+
+    // Rule 3: the first in-place write to y or to an alias of y.
+    int mutated_op = -1, mutated_value = -1;
+    for (int m = k + 1; m < ran && mutated_op < 0; ++m) {
+      const int t = info.ops[m].target;
+      if (op_mutated(c.ops[m]).empty() || t < 0 || !within(t, y)) continue;
+      mutated_op = m;
+      mutated_value = t;
     }
-    if (!view.dense) v.reason = "torch's view is not dense in the dim order";
-    else if (is_output) v.reason = "program output";
-    else if (y_mutated) v.reason = "mutated in place";
-    else if (hazard >= 0)
-      v.reason = "'" + storage + "' is written by op " + std::to_string(hazard) + " while '" + y +
-                 "' is still read";
-    else v.eligible = true, v.reason = "eligible";
-    const bool aliased =
-        std::find(aliased_ops.begin(), aliased_ops.end(), view.op) != aliased_ops.end();
-    storage_of[y] = aliased ? storage : y;
+    // Rule 4: the storage is written at op m (through any value living in it)
+    // while y, or an alias of y, is still read at m or later (outputs: at the end).
+    // (The value read: y or the alias it is read through; -1 when none is.)
+    auto read_from = [&](int m) {
+      for (int u = m; u < ran; ++u)
+        for (int used : {info.ops[u].src, info.ops[u].target})
+          if (used >= 0 && within(used, y)) return used;
+      if (info.failing_op < 0)
+        for (int o : info.outputs)
+          if (within(o, y)) return o;
+      return -1;
+    };
+    int hazard = -1, written_value = -1, read_value = -1;
+    for (int m = k + 1; m < ran && hazard < 0; ++m) {
+      const int t = info.ops[m].target;
+      if (op_mutated(c.ops[m]).empty() || t < 0 || storage_of(t) != storage) continue;
+      read_value = read_from(m);
+      if (read_value >= 0) hazard = m, written_value = t;
+    }
+    // Rule 5: the layout y must have, from the judge's semantics of the op.
+    const judge::OpOutcome want = judge::op_result(
+        c.ops[k], judge::Layout{info.values[x].sizes, info.values[x].dim_order});
+    const bool layout_ok = want.error.empty() && info.values[y].dtype == info.values[x].dtype &&
+                           info.values[y].dim_order == want.layout.dim_order;
+
+    if (!view.dense) {
+      v.reason = "torch's view is not dense in the dim order";
+    } else if (is_output[y]) {
+      v.reason = "program output";
+    } else if (mutated_op >= 0) {
+      v.reason = mutated_value == y ? "mutated in place"
+                                    : quoted(info, mutated_value) + ", an alias of " +
+                                          quoted(info, y) + ", is mutated in place by op " +
+                                          std::to_string(mutated_op);
+    } else if (hazard >= 0) {
+      v.reason = quoted(info, storage) + " is written by op " + std::to_string(hazard) +
+                 (written_value != storage ? " (through " + quoted(info, written_value) + ")" : "") +
+                 " while " + quoted(info, y) + " is still read" +
+                 (read_value != y ? " (through its alias " + quoted(info, read_value) + ")" : "");
+    } else if (!layout_ok) {
+      v.reason = "the result's layout is not what the op must produce";
+    } else {
+      v.eligible = true;
+      v.reason = "eligible";
+    }
     out.push_back(std::move(v));
   }
   return out;

@@ -39,6 +39,50 @@ int64_t numel_of(const std::vector<int64_t>& sizes) {
   return n;
 }
 
+// torch's rule for viewing a strided tensor (old sizes and strides) with new
+// sizes of the same element count, written from its definition (ATen's
+// computeStride, TensorUtils.cpp, torch 1.13): the old dims are cut into chunks
+// that are contiguous in memory (each dim's stride is the next one's size *
+// stride, dims of size 1 join any chunk); the new dims must split the chunks
+// without straddling two. nullopt when they would: torch cannot view it.
+std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_t>& old_sizes,
+                                                 const std::vector<int64_t>& old_strides,
+                                                 const std::vector<int64_t>& sizes) {
+  const size_t rank = sizes.size();
+  std::vector<int64_t> strides(rank, 1);
+  if (old_sizes.empty()) return strides;  // one element: any strides
+  const int64_t n = numel_of(old_sizes);
+  if (n == 0 && old_sizes == sizes) return old_strides;
+  if (n == 0) {  // row-major strides, a size 0 counted as 1
+    for (size_t d = rank; d-- > 0;)
+      strides[d] = d + 1 == rank ? 1 : std::max<int64_t>(sizes[d + 1], 1) * strides[d + 1];
+    return strides;
+  }
+  int view_d = static_cast<int>(rank) - 1;
+  int64_t chunk_base_stride = old_strides.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (size_t tensor_d = old_sizes.size(); tensor_d-- > 0;) {
+    tensor_numel *= old_sizes[tensor_d];
+    // A chunk ends at dim 0, or where the next outer dim is not contiguous with it.
+    if (tensor_d == 0 ||
+        (old_sizes[tensor_d - 1] != 1 && old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || sizes[view_d] == 1)) {
+        strides[view_d] = view_numel * chunk_base_stride;
+        view_numel *= sizes[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (tensor_d > 0) {
+        chunk_base_stride = old_strides[tensor_d - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return strides;
+}
+
 }  // namespace
 
 std::vector<int> identity_order(int rank) {
@@ -80,12 +124,15 @@ std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<
   if (inferred >= 0) {
     if (zero)
       return why = "view_copy: -1 cannot be inferred next to a size of 0", std::nullopt;
-    if (known == 0 || numel % static_cast<int64_t>(known) != 0)
+    // `known` >= 1 here, and may be saturated at 2^64: it is narrowed to int64
+    // only once it is known to be at most numel. Every product divides 0 elements
+    // (the inferred size is then 0).
+    if (numel > 0 && (known > numel || numel % static_cast<int64_t>(known) != 0))
       return why = printf_string("view_copy: %lld elements cannot be viewed with the other "
                                  "sizes' product %lld",
-                                 numel, static_cast<long long>(known)),
+                                 numel, static_cast<long long>(std::min<i128>(known, INT64_MAX))),
              std::nullopt;
-    out[inferred] = numel / static_cast<int64_t>(known);
+    out[inferred] = numel > 0 ? numel / static_cast<int64_t>(known) : 0;
   } else if (known != numel) {
     return why = printf_string("view_copy: the sizes hold %lld elements, the input %lld",
                                static_cast<long long>(std::min<i128>(known, INT64_MAX)), numel),
@@ -223,17 +270,11 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       return v;
     }
     case OpKind::ViewCopy: {
-      const int64_t n = numel_of(src.sizes);
-      // Viewable (as a dense block) when the elements lie row-major in memory:
-      // every dim of size > 1 has the row-major stride. With <= 1 element, always.
-      int64_t expect = 1;
-      for (int i = rank; n > 1 && i-- > 0;) {
-        if (src.sizes[i] != 1 && src.strides[i] != expect) return std::nullopt;
-        expect *= src.sizes[i];
-      }
       std::string why;
-      v.sizes = *view_sizes(n, op.ints, why);
-      v.strides = strides_for(v.sizes, {});
+      v.sizes = *view_sizes(numel_of(src.sizes), op.ints, why);
+      std::optional<std::vector<int64_t>> strides = view_strides(src.sizes, src.strides, v.sizes);
+      if (!strides) return std::nullopt;
+      v.strides = std::move(*strides);
       return v;
     }
     case OpKind::Clone:

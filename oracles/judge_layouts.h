@@ -50,9 +50,10 @@ std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<
 
 // torch's view of a defining view-copy op (slice_copy, select_copy, squeeze_copy,
 // unsqueeze_copy, view_copy) and of the eager views, taken over a source seen
-// through `src` (its sizes, strides and element offset). nullopt for view_copy
-// when the source's elements are not in row-major order in memory: torch cannot
-// view it, and the copy is never an alias. Requires op_result(op, ...) to succeed.
+// through `src` (its sizes, strides and element offset). view_copy follows
+// torch's own viewability rule (ATen's computeStride): nullopt where torch
+// cannot view the source with the new sizes (the copy is then never an alias).
+// A row-major source can always be viewed. Requires op_result(op, ...) to succeed.
 std::optional<StridedView> op_view(const Op& op, const StridedView& src);
 
 }  // namespace slicefuzz::judge

@@ -1,23 +1,36 @@
 // The naive reference: one element at a time, on the judge's facts
-// (judge_facts.h). Shares nothing with the kernels; torch is the other witness.
+// (judge_facts.h, judge_layouts.h). Shares nothing with the kernels; torch is the
+// other witness. An evaluator of the shared op loop (program/interpreter.h).
 //
 // It models storage itself, as eager PyTorch has it: every value is a strided
-// window (offset, sizes, strides) onto a storage. The input's storage is laid out
-// with the case's dim order (the stride rule); a copy (slice_copy, clone, add)
-// gets a fresh row-major storage; a view (slice, select) is a new window onto
-// its source's storage, so add_ and copy_ through any window are seen by all.
+// window (offset, sizes, strides) onto a storage. Every value that owns its
+// bytes (the input and every copy: slice_copy, select_copy, squeeze_copy,
+// unsqueeze_copy, view_copy, clone, add) gets a fresh storage laid out in that
+// value's own dim order (info.values[v].dim_order, by the stride rule); a view
+// (slice, select) is a new window onto its source's storage, so add_ and copy_
+// through any window are seen by all. Values are compared logically (row-major).
+//
+// A view-copy op's value is the judge's view of the op (op_view) taken over the
+// source's logical elements, gathered element by element: the same strided-view
+// facts that predict the alias offsets also define the copied values, so a wrong
+// view fact shows up as an ORACLE_DISAGREEMENT with torch.
 #include <cstring>
 #include <string>
 
 #include "oracles/judge_facts.h"
+#include "oracles/judge_layouts.h"
 #include "oracles/oracle.h"
 #include "oracles/values.h"
+#include "program/interpreter.h"
 
 namespace slicefuzz {
 
 namespace {
 
-using Storage = std::vector<uint8_t>;
+struct Storage {
+  ScalarType dtype = ScalarType::Float;
+  std::vector<uint8_t> bytes;
+};
 
 struct Window {
   int storage = -1;
@@ -31,157 +44,179 @@ int64_t numel_of(const std::vector<int64_t>& sizes) {
   return n;
 }
 
-// Storage element index of every logical element of `w`, in row-major order (an
-// odometer over the window's indices).
-std::vector<int64_t> element_positions(const Window& w) {
-  const int64_t total = numel_of(w.sizes);
-  const size_t r = w.sizes.size();
+// Element index of every logical element of the strided view (offset, sizes,
+// strides), in row-major order (an odometer over the view's indices).
+std::vector<int64_t> element_positions(int64_t offset, const std::vector<int64_t>& sizes,
+                                       const std::vector<int64_t>& strides) {
+  const int64_t total = numel_of(sizes);
+  const size_t r = sizes.size();
   std::vector<int64_t> pos(static_cast<size_t>(total));
   std::vector<int64_t> idx(r, 0);
   for (int64_t flat = 0; flat < total; ++flat) {
-    int64_t p = w.offset;
-    for (size_t k = 0; k < r; ++k) p += idx[k] * w.strides[k];
+    int64_t p = offset;
+    for (size_t k = 0; k < r; ++k) p += idx[k] * strides[k];
     pos[flat] = p;
-    for (size_t k = r; k-- > 0 && ++idx[k] == w.sizes[k];) idx[k] = 0;
+    for (size_t k = r; k-- > 0 && ++idx[k] == sizes[k];) idx[k] = 0;
   }
   return pos;
 }
 
+// The elements of `src` (row-major logical elements) at `positions`.
+TensorValue gather(const TensorValue& src, const std::vector<int64_t>& sizes,
+                   const std::vector<int64_t>& positions) {
+  TensorValue out;
+  out.dtype = src.dtype;
+  out.sizes = sizes;
+  const size_t es = element_size(src.dtype);
+  out.bytes.resize(positions.size() * es);
+  for (size_t i = 0; i < positions.size(); ++i)
+    std::memcpy(&out.bytes[i * es], &src.bytes[static_cast<size_t>(positions[i]) * es], es);
+  return out;
+}
+
 class Memory {
  public:
-  explicit Memory(ScalarType t) : dtype_(t), es_(element_size(t)) {}
-
   // A fresh storage holding `value` (row-major logical elements) laid out with
   // `dim_order` (empty: row-major).
   Window fresh(const TensorValue& value, const std::vector<int>& dim_order) {
     Window w{static_cast<int>(storages_.size()), 0, value.sizes,
              judge::strides_for(value.sizes, dim_order)};
-    storages_.emplace_back(value.bytes.size());
+    storages_.push_back(Storage{value.dtype, std::vector<uint8_t>(value.bytes.size())});
     write(w, value.bytes);
     return w;
   }
   // The window's logical elements, row-major.
   TensorValue read(const Window& w) const {
-    TensorValue v;
-    v.dtype = dtype_;
-    v.sizes = w.sizes;
-    const std::vector<int64_t> pos = element_positions(w);
-    v.bytes.resize(pos.size() * es_);
     const Storage& s = storages_[w.storage];
+    TensorValue v;
+    v.dtype = s.dtype;
+    v.sizes = w.sizes;
+    const size_t es = element_size(s.dtype);
+    const std::vector<int64_t> pos = element_positions(w.offset, w.sizes, w.strides);
+    v.bytes.resize(pos.size() * es);
     for (size_t i = 0; i < pos.size(); ++i)
-      std::memcpy(&v.bytes[i * es_], &s[static_cast<size_t>(pos[i]) * es_], es_);
+      std::memcpy(&v.bytes[i * es], &s.bytes[static_cast<size_t>(pos[i]) * es], es);
     return v;
   }
   void write(const Window& w, const std::vector<uint8_t>& row_major) {
-    const std::vector<int64_t> pos = element_positions(w);
     Storage& s = storages_[w.storage];
+    const size_t es = element_size(s.dtype);
+    const std::vector<int64_t> pos = element_positions(w.offset, w.sizes, w.strides);
     for (size_t i = 0; i < pos.size(); ++i)
-      std::memcpy(&s[static_cast<size_t>(pos[i]) * es_], &row_major[i * es_], es_);
+      std::memcpy(&s.bytes[static_cast<size_t>(pos[i]) * es], &row_major[i * es], es);
   }
 
  private:
-  ScalarType dtype_;
-  size_t es_;
   std::vector<Storage> storages_;
 };
-
-// The logical value of slice(in, op) (requires a valid slice), row-major.
-TensorValue slice_value(const TensorValue& in, const Op& op) {
-  const judge::SliceSpan span = judge::normalize_slice_args(in.sizes, op.dim, op.start, op.end, op.step);
-  Window w{0, span.start * judge::strides_for(in.sizes, {})[span.dim], in.sizes,
-           judge::strides_for(in.sizes, {})};
-  w.sizes[span.dim] = span.length;
-  // (With one element along d a huge step is never multiplied.)
-  if (span.length > 1) w.strides[span.dim] *= span.step;
-  TensorValue out;
-  out.dtype = in.dtype;
-  out.sizes = w.sizes;
-  const size_t es = element_size(in.dtype);
-  const std::vector<int64_t> pos = element_positions(w);
-  out.bytes.resize(pos.size() * es);
-  for (size_t i = 0; i < pos.size(); ++i)
-    std::memcpy(&out.bytes[i * es], &in.bytes[static_cast<size_t>(pos[i]) * es], es);
-  return out;
-}
 
 void add_all(TensorValue& v, int64_t k) {
   const size_t es = element_size(v.dtype);
   for (int64_t e = 0; e < v.numel(); ++e) judge::add_to_element(v.dtype, v.bytes.data() + e * es, k);
 }
 
+class NaiveReference {
+ public:
+  NaiveReference(const ProgramInfo& info) : info_(info), values_(info.values.size()) {
+    const ValueInfo& in = info.values[0];
+    values_[0] = mem_.fresh(make_input_value(in.dtype, in.sizes), in.dim_order);
+  }
+
+  // Copies (new storage, each in its value's dim order).
+  OpStatus SliceCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
+  OpStatus SelectCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
+  OpStatus SqueezeCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
+  OpStatus UnsqueezeCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
+  OpStatus ViewCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
+  OpStatus Clone(const Op& op, const OpInfo& oi, int) {
+    const judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+    if (!out.error.empty()) return OpStatus::error(out.error);
+    define(oi.result, mem_.read(values_[oi.src]), out.layout);
+    return OpStatus::success();
+  }
+  OpStatus AddOut(const Op& op, const OpInfo& oi, int) {
+    const judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+    if (!out.error.empty()) return OpStatus::error(out.error);
+    TensorValue v = mem_.read(values_[oi.src]);
+    add_all(v, op.scalar);
+    define(oi.result, v, out.layout);
+    return OpStatus::success();
+  }
+  // Eager views (version 2): a new window onto the source's storage.
+  OpStatus Slice(const Op& op, const OpInfo& oi, int) { return view(op, oi); }
+  OpStatus Select(const Op& op, const OpInfo& oi, int) { return view(op, oi); }
+  // In place, through whatever window the target is.
+  OpStatus Add(const Op& op, const OpInfo& oi, int) {
+    TensorValue v = mem_.read(values_[oi.target]);
+    add_all(v, op.scalar);
+    mem_.write(values_[oi.target], v.bytes);
+    return OpStatus::success();
+  }
+  OpStatus Copy(const Op&, const OpInfo& oi, int) {
+    const std::string err = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
+    if (!err.empty()) return OpStatus::error(err);
+    // The source is read whole before the write (the case language's copy_).
+    mem_.write(values_[oi.target], mem_.read(values_[oi.src]).bytes);
+    return OpStatus::success();
+  }
+
+  void before_op(int) {}
+  void after_op(int) {}
+  TensorValue output(int v) { return mem_.read(values_[v]); }
+
+ private:
+  // A value's layout as this reference holds it: its window's sizes (computed
+  // here, op by op) and the dim order the judge gives the value.
+  judge::Layout layout_of(int v) const {
+    return judge::Layout{values_[v].sizes, info_.values[v].dim_order};
+  }
+
+  // Gives value `v` a fresh storage in its own dim order (the analysis's; the
+  // op's own layout where the analysis knows none, past a failing op).
+  void define(int v, const TensorValue& value, const judge::Layout& layout) {
+    const ValueInfo& vi = info_.values[v];
+    const bool known = vi.known && vi.dim_order.size() == value.sizes.size();
+    values_[v] = mem_.fresh(value, known ? vi.dim_order : layout.dim_order);
+  }
+
+  OpStatus view_copy(const Op& op, const OpInfo& oi) {
+    const judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+    if (!out.error.empty()) return OpStatus::error(out.error);
+    // The op's view over the source's logical elements (row-major: always viewable).
+    const TensorValue in = mem_.read(values_[oi.src]);
+    const judge::StridedView row_major{in.sizes, judge::strides_for(in.sizes, {}), 0};
+    const std::optional<judge::StridedView> v = judge::op_view(op, row_major);
+    if (!v) return OpStatus::error("naive reference: no view of a row-major source (judge_layouts bug)");
+    if (v->sizes != out.layout.sizes)
+      return OpStatus::error("naive reference: the op's view has sizes " + sizes_string(v->sizes) +
+                             " but its result " + sizes_string(out.layout.sizes) +
+                             " (judge_layouts bug)");
+    define(oi.result, gather(in, v->sizes, element_positions(v->offset, v->sizes, v->strides)),
+           out.layout);
+    return OpStatus::success();
+  }
+
+  OpStatus view(const Op& op, const OpInfo& oi) {
+    const judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+    if (!out.error.empty()) return OpStatus::error(out.error);
+    const Window& src = values_[oi.src];
+    const std::optional<judge::StridedView> v =
+        judge::op_view(op, judge::StridedView{src.sizes, src.strides, src.offset});
+    if (!v) return OpStatus::error("naive reference: no view (judge_layouts bug)");
+    values_[oi.result] = Window{src.storage, v->offset, v->sizes, v->strides};
+    return OpStatus::success();
+  }
+
+  const ProgramInfo& info_;
+  Memory mem_;
+  std::vector<Window> values_;
+};
+
 }  // namespace
 
 PathResult run_naive_reference(const Case& c, const ProgramInfo& info) {
-  PathResult r;
-  Memory mem(c.dtype);
-  std::vector<Window> values(info.values.size());
-  values[0] = mem.fresh(make_input_value(c.dtype, c.sizes), c.dim_order);
-  for (size_t i = 0; i < c.ops.size(); ++i) {
-    const Op& op = c.ops[i];
-    const OpInfo& oi = info.ops[i];
-    const Window* src = oi.src >= 0 ? &values[oi.src] : nullptr;
-    std::string err;
-    switch (op.kind) {
-      case OpKind::SliceCopy:
-      case OpKind::Slice: {
-        err = judge::slice_error(static_cast<int>(src->sizes.size()), op.dim, op.step);
-        if (!err.empty()) break;
-        if (op.kind == OpKind::SliceCopy) {
-          values[oi.result] = mem.fresh(slice_value(mem.read(*src), op), {});
-          break;
-        }
-        const judge::SliceSpan span =
-            judge::normalize_slice_args(src->sizes, op.dim, op.start, op.end, op.step);
-        Window w = *src;
-        w.sizes[span.dim] = span.length;
-        if (span.length > 0) w.offset += span.start * src->strides[span.dim];
-        if (span.length > 1) w.strides[span.dim] *= span.step;
-        values[oi.result] = w;
-        break;
-      }
-      case OpKind::Select: {
-        err = judge::select_error(src->sizes, op.dim, op.index);
-        if (!err.empty()) break;
-        const int d = judge::dim_index(static_cast<int>(src->sizes.size()), op.dim);
-        const int64_t index = op.index < 0 ? op.index + src->sizes[d] : op.index;
-        Window w = *src;
-        w.offset += index * src->strides[d];
-        w.sizes.erase(w.sizes.begin() + d);
-        w.strides.erase(w.strides.begin() + d);
-        values[oi.result] = w;
-        break;
-      }
-      case OpKind::Clone: values[oi.result] = mem.fresh(mem.read(*src), {}); break;
-      case OpKind::AddOut: {
-        TensorValue v = mem.read(*src);
-        add_all(v, op.scalar);
-        values[oi.result] = mem.fresh(v, {});
-        break;
-      }
-      case OpKind::Add: {
-        TensorValue v = mem.read(values[oi.target]);
-        add_all(v, op.scalar);
-        mem.write(values[oi.target], v.bytes);
-        break;
-      }
-      case OpKind::Copy:
-        // The source is read whole before the write (the case language's copy_).
-        if (values[oi.target].sizes != src->sizes) err = "copy_: sizes differ";
-        else mem.write(values[oi.target], mem.read(*src).bytes);
-        break;
-    }
-    if (!err.empty()) {
-      r.error_op = static_cast<int>(i);
-      r.error_message = err;
-      return r;
-    }
-    if (static_cast<int>(i) == info.failing_op) {
-      r.ran_past_failure = true;
-      return r;
-    }
-  }
-  for (int v : info.outputs) r.outputs.push_back(mem.read(values[v]));
-  return r;
+  NaiveReference ev(info);
+  return interpret(c, info, ev);
 }
 
 }  // namespace slicefuzz

@@ -12,27 +12,34 @@
 
 namespace slicefuzz {
 
-// Facts about one slice_copy as torch's *view* would have it, taken from the
-// view's strides and storage offset over a source laid out with the case's dim
-// order (the rewrite path checks its aliases against these).
+// Facts about one view-copy op (slice_copy, select_copy, squeeze_copy,
+// unsqueeze_copy, view_copy: op_is_view_copy) as torch's *view* of it would have
+// them (at::slice / select / squeeze / unsqueeze / view over the source, laid out
+// in the source value's own dim order): the rewrite path checks its aliases
+// against these. (The name stays from the days of slices only.)
 struct TorchSliceView {
   int op = -1;                  // index into Case::ops
   int64_t storage_offset = 0;   // elements, relative to the source's first element
-  std::vector<int64_t> sizes;
+  std::vector<int64_t> sizes;   // the result's sizes
+  // The view's strides; none for a view_copy that torch cannot view (nor for a
+  // 0-dim view, which has none anyway: a view_copy with <= 1 element always views).
   std::vector<int64_t> strides;
-  bool dense = false;           // every dim of size > 1 has the canonical stride
+  // Every dim of size > 1 has the canonical stride of the result sizes in the
+  // RESULT value's dim order (an empty view is dense); false for a view_copy
+  // whose source torch cannot view.
+  bool dense = false;
 };
 
 struct TorchOracleResult {
   PathResult path;
-  std::vector<TorchSliceView> slice_views;  // one per executed slice_copy
+  std::vector<TorchSliceView> slice_views;  // one per executed view-copy op, in op order
 };
 
 // Runs `c` in libtorch. Errors are captured (error_op, message), never thrown.
 TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info);
 
-// The naive reference: every op walks output indices one by one over row-major
-// buffers, with its own normalisation written from the aten::slice definition.
+// The naive reference: every value a strided window onto a storage of its own
+// dim order, every element moved one by one, on the judge's facts.
 PathResult run_naive_reference(const Case& c, const ProgramInfo& info);
 
 }  // namespace slicefuzz

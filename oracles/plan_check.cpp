@@ -36,7 +36,8 @@ std::string check_plan(const Case& c, const ProgramInfo& info, const RewritePlan
 
   // Bytes each value needs, from the judge's sizes.
   std::vector<int64_t> bytes(nv, 0);
-  for (int v = 0; v < nv; ++v) bytes[v] = judge::tensor_bytes(info.values[v].sizes, c.dtype).value_or(0);
+  for (int v = 0; v < nv; ++v)
+    bytes[v] = judge::tensor_bytes(info.values[v].sizes, info.values[v].dtype).value_or(0);
 
   // Lifetimes from the program: a value lives from the step that defines it to
   // its last read or write (outputs: the end); a storage root as long as anything

@@ -1,7 +1,15 @@
 // The libtorch oracle: the only translation unit besides the adapter that sees ATen.
-// Values are independent tensors (copy semantics). Each value is laid out with the
-// case's dim order by torch itself (empty + permute), never by our stride rule, so
-// the view facts below are an independent check of it.
+// An evaluator of the shared op loop (program/interpreter.h), which owns dispatch,
+// the failing-op protocol and output collection; each member below only runs one
+// op in torch. Values are independent tensors (copy semantics). Each value that
+// owns its bytes is laid out in its own dim order (info.values[v].dim_order) by
+// torch itself (empty + permute), never by our stride rule, so the view facts
+// below are an independent check of it. A view-copy op (slice_copy, select_copy,
+// squeeze_copy, unsqueeze_copy, view_copy) is torch's view of the source (slice,
+// select, squeeze, unsqueeze, view), copied into the fresh result; the view's
+// storage offset, sizes and strides are the alias facts the rewrite path is held
+// to (TorchSliceView). Where torch 1.13 differs from our semantics, the domain
+// adapter (domain_adapter.h) maps or refuses the arguments first.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <c10/util/Logging.h>
@@ -12,6 +20,7 @@
 #include "oracles/domain_adapter.h"
 #include "oracles/oracle.h"
 #include "oracles/values.h"
+#include "program/interpreter.h"
 
 namespace slicefuzz {
 
@@ -33,17 +42,11 @@ at::ScalarType to_aten(ScalarType t) {
   return at::kFloat;
 }
 
-// A fresh tensor of `sizes` whose memory order is `dim_order` (outermost first).
+// A fresh tensor of `sizes` whose memory order is `dim_order` (outermost first;
+// a permutation of 0..rank-1).
 at::Tensor empty_with_dim_order(at::IntArrayRef sizes, const std::vector<int>& dim_order,
                                 at::ScalarType dtype) {
   const size_t r = sizes.size();
-  // A select view has a lower rank than the case's dim order: lay its copies out
-  // row-major (values do not depend on layout; only the order's rank must fit).
-  if (dim_order.size() != r) {
-    std::vector<int> identity(r);
-    for (size_t i = 0; i < r; ++i) identity[i] = static_cast<int>(i);
-    return empty_with_dim_order(sizes, identity, dtype);
-  }
   c10::SmallVector<int64_t, 16> permuted(r), inverse(r);  // rank <= 16: no heap
   for (size_t i = 0; i < r; ++i) {
     permuted[i] = sizes[dim_order[i]];
@@ -62,8 +65,8 @@ TensorValue to_value(const at::Tensor& t, ScalarType dtype) {
   return v;
 }
 
-// `canonical`: a fresh tensor of the view's sizes in the case's dim order (the
-// slice's result, which the oracle allocates anyway).
+// `canonical`: a fresh tensor of the view's sizes in the result value's dim order
+// (the op's result, which the oracle allocates anyway).
 bool view_is_dense(const at::Tensor& view, const at::Tensor& canonical) {
   if (view.numel() == 0) return true;
   for (int64_t j = 0; j < view.dim(); ++j)
@@ -94,6 +97,13 @@ at::Tensor slice_view_in_torch(const at::Tensor& src, const Op& op) {
   return at::slice(src, op.dim, start, end, a.step);
 }
 
+// squeeze_copy(dims) in torch 1.13: squeeze.dim once per dim, highest first.
+at::Tensor squeeze_view_in_torch(const at::Tensor& src, const Op& op) {
+  at::Tensor v = src;
+  for (int64_t d : squeeze_dims_for_torch(src.dim(), op.ints)) v = at::squeeze(v, d);
+  return v;
+}
+
 void configure_torch_once() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -105,6 +115,149 @@ void configure_torch_once() {
   });
 }
 
+class TorchEvaluator {
+ public:
+  TorchEvaluator(const ProgramInfo& info, TorchOracleResult& res)
+      : info_(info), res_(res), values_(info.values.size()) {
+    const ValueInfo& in = info.values[0];
+    TensorValue input = make_input_value(in.dtype, in.sizes);
+    at::Tensor row_major =
+        at::from_blob(input.bytes.data(), in.sizes, at::TensorOptions().dtype(to_aten(in.dtype)));
+    values_[0] = fresh(0, in.sizes);
+    values_[0].copy_(row_major);
+  }
+
+  // View-copy ops: torch's view of the source, copied into a fresh result.
+  OpStatus SliceCopy(const Op& op, const OpInfo& oi, int k) {
+    return run([&] { copy_view(k, oi, slice_view_in_torch(values_[oi.src], op)); });
+  }
+  OpStatus SelectCopy(const Op& op, const OpInfo& oi, int k) {
+    return run([&] { copy_view(k, oi, at::select(values_[oi.src], op.dim, op.index)); });
+  }
+  OpStatus SqueezeCopy(const Op& op, const OpInfo& oi, int k) {
+    return run([&] { copy_view(k, oi, squeeze_view_in_torch(values_[oi.src], op)); });
+  }
+  OpStatus UnsqueezeCopy(const Op& op, const OpInfo& oi, int k) {
+    return run([&] {
+      check_unsqueeze_for_torch(values_[oi.src].dim());
+      copy_view(k, oi, at::unsqueeze(values_[oi.src], op.dim));
+    });
+  }
+  OpStatus ViewCopy(const Op& op, const OpInfo& oi, int k) {
+    return run([&] {
+      const at::Tensor& src = values_[oi.src];
+      check_view_sizes_for_torch(op.ints);
+      // The functional op first: it raises torch's own errors for bad sizes, and
+      // copies even where torch cannot view the source.
+      at::Tensor copied = at::view_copy(src, op.ints);
+      at::Tensor& out = values_[oi.result] = fresh(oi.result, copied.sizes());
+      TorchSliceView facts;
+      facts.op = k;
+      facts.sizes = copied.sizes().vec();
+      try {
+        at::Tensor view = src.view(op.ints);
+        facts.storage_offset = view.storage_offset() - src.storage_offset();
+        facts.strides = view.strides().vec();
+        facts.dense = view_is_dense(view, out);
+      } catch (const c10::Error&) {
+        facts.dense = false;  // torch cannot view it: never an alias
+      }
+      res_.slice_views.push_back(std::move(facts));
+      out.copy_(copied);
+    });
+  }
+  OpStatus Clone(const Op& op, const OpInfo& oi, int) {
+    return run([&] {
+      const at::Tensor& src = values_[oi.src];
+      // torch's permute refuses an order that is not a permutation of the dims
+      // (the parser admits only entries 0..15, so permute's wrapping of negative
+      // dims never comes into play).
+      if (op.dim_order)
+        (void)src.permute(std::vector<int64_t>(op.dim_order->begin(), op.dim_order->end()));
+      values_[oi.result] = fresh(oi.result, src.sizes());
+      values_[oi.result].copy_(src);
+    });
+  }
+  OpStatus AddOut(const Op& op, const OpInfo& oi, int) {
+    return run([&] {
+      const at::Tensor& src = values_[oi.src];
+      values_[oi.result] = fresh(oi.result, src.sizes());
+      values_[oi.result].copy_(src);
+      add_scalar(values_[oi.result], op.scalar, info_.values[oi.result].dtype);
+    });
+  }
+  // Eager ops (version 2): a view IS torch's view, sharing the base's storage,
+  // so add_/copy_ through it (or through the base) are seen by both.
+  OpStatus Slice(const Op& op, const OpInfo& oi, int) {
+    return run([&] { values_[oi.result] = slice_view_in_torch(values_[oi.src], op); });
+  }
+  OpStatus Select(const Op& op, const OpInfo& oi, int) {
+    return run([&] { values_[oi.result] = at::select(values_[oi.src], op.dim, op.index); });
+  }
+  OpStatus Add(const Op& op, const OpInfo& oi, int) {
+    return run([&] { add_scalar(values_[oi.target], op.scalar, info_.values[oi.target].dtype); });
+  }
+  OpStatus Copy(const Op&, const OpInfo& oi, int) {
+    return run([&] {
+      // slicefuzz programs do not broadcast; torch's copy_ would.
+      if (!values_[oi.target].sizes().equals(values_[oi.src].sizes()))
+        throw std::invalid_argument("copy_: sizes differ (slicefuzz does not broadcast)");
+      // clone first: the source is read whole before the write (the case
+      // language's copy_; torch's refuses partially overlapping views).
+      values_[oi.target].copy_(values_[oi.src].clone());
+    });
+  }
+
+  void before_op(int) {}
+  void after_op(int) {}
+  TensorValue output(int v) { return to_value(values_[v], info_.values[v].dtype); }
+
+ private:
+  template <class F>
+  static OpStatus run(F&& f) {
+    try {
+      f();
+    } catch (const c10::Error& e) {
+      return OpStatus::error(e.what_without_backtrace());
+    } catch (const std::exception& e) {
+      return OpStatus::error(e.what());
+    }
+    return OpStatus::success();
+  }
+
+  // A fresh tensor for value `v` of `sizes`, in the value's own dim order and
+  // dtype. (Past an op the judge says must fail, the value has no known layout:
+  // row-major then; the loop stops right after.)
+  at::Tensor fresh(int v, at::IntArrayRef sizes) {
+    const ValueInfo& vi = info_.values[v];
+    std::vector<int> order = vi.dim_order;
+    if (!vi.known || order.size() != sizes.size()) {
+      order.resize(sizes.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    }
+    return empty_with_dim_order(sizes, order, to_aten(vi.dtype));
+  }
+
+  // Copies torch's `view` of op k's source into the op's fresh result and records
+  // the view's facts.
+  void copy_view(int k, const OpInfo& oi, const at::Tensor& view) {
+    const at::Tensor& src = values_[oi.src];
+    TorchSliceView facts;
+    facts.op = k;
+    facts.storage_offset = view.storage_offset() - src.storage_offset();
+    facts.sizes = view.sizes().vec();
+    facts.strides = view.strides().vec();
+    values_[oi.result] = fresh(oi.result, view.sizes());
+    facts.dense = view_is_dense(view, values_[oi.result]);
+    res_.slice_views.push_back(std::move(facts));
+    values_[oi.result].copy_(view);
+  }
+
+  const ProgramInfo& info_;
+  TorchOracleResult& res_;
+  std::vector<at::Tensor> values_;
+};
+
 }  // namespace
 
 TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
@@ -113,83 +266,8 @@ TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
   // view metadata; measured at ~40% of the oracle's allocations.
   c10::InferenceMode no_autograd;
   TorchOracleResult res;
-  PathResult& r = res.path;
-  const at::ScalarType dtype = to_aten(c.dtype);
-  const std::vector<int> dim_order = c.effective_dim_order();
-  std::vector<at::Tensor> values(info.values.size());
-
-  TensorValue input = make_input_value(c.dtype, c.sizes);
-  at::Tensor row_major =
-      at::from_blob(input.bytes.data(), c.sizes, at::TensorOptions().dtype(dtype));
-  values[0] = empty_with_dim_order(c.sizes, dim_order, dtype);
-  values[0].copy_(row_major);
-
-  for (size_t i = 0; i < c.ops.size(); ++i) {
-    const Op& op = c.ops[i];
-    const OpInfo& oi = info.ops[i];
-    try {
-      switch (op.kind) {
-        case OpKind::SliceCopy: {
-          const at::Tensor& src = values[oi.src];
-          at::Tensor view = slice_view_in_torch(src, op);
-          TorchSliceView facts;
-          facts.op = static_cast<int>(i);
-          facts.storage_offset = view.storage_offset() - src.storage_offset();
-          facts.sizes = view.sizes().vec();
-          facts.strides = view.strides().vec();
-          values[oi.result] = empty_with_dim_order(view.sizes(), dim_order, dtype);
-          facts.dense = view_is_dense(view, values[oi.result]);
-          res.slice_views.push_back(std::move(facts));
-          values[oi.result].copy_(view);
-          break;
-        }
-        // Eager ops (version 2): a view IS torch's view, sharing the base's storage,
-        // so add_/copy_ through it (or through the base) are seen by both.
-        case OpKind::Slice: {
-          values[oi.result] = slice_view_in_torch(values[oi.src], op);
-          break;
-        }
-        case OpKind::Select:
-          values[oi.result] = at::select(values[oi.src], op.dim, op.index);
-          break;
-        case OpKind::AddOut: {
-          const at::Tensor& src = values[oi.src];
-          values[oi.result] = empty_with_dim_order(src.sizes(), dim_order, dtype);
-          values[oi.result].copy_(src);
-          add_scalar(values[oi.result], op.scalar, c.dtype);
-          break;
-        }
-        case OpKind::Clone: {
-          const at::Tensor& src = values[oi.src];
-          values[oi.result] = empty_with_dim_order(src.sizes(), dim_order, dtype);
-          values[oi.result].copy_(src);
-          break;
-        }
-        case OpKind::Add: add_scalar(values[oi.target], op.scalar, c.dtype); break;
-        case OpKind::Copy:
-          // slicefuzz programs do not broadcast; torch's copy_ would.
-          if (!values[oi.target].sizes().equals(values[oi.src].sizes()))
-            throw std::invalid_argument("copy_: sizes differ (slicefuzz does not broadcast)");
-          // clone first: the source is read whole before the write (the case
-          // language's copy_; torch's refuses partially overlapping views).
-          values[oi.target].copy_(values[oi.src].clone());
-          break;
-      }
-    } catch (const c10::Error& e) {
-      r.error_op = static_cast<int>(i);
-      r.error_message = e.what_without_backtrace();
-      return res;
-    } catch (const std::exception& e) {
-      r.error_op = static_cast<int>(i);
-      r.error_message = e.what();
-      return res;
-    }
-    if (static_cast<int>(i) == info.failing_op) {
-      r.ran_past_failure = true;
-      return res;
-    }
-  }
-  for (int v : info.outputs) r.outputs.push_back(to_value(values[v], c.dtype));
+  TorchEvaluator ev(info, res);
+  res.path = interpret(c, info, ev);
   return res;
 }
 

@@ -1,11 +1,13 @@
-#include "program/tensor_conversion.h"
 #include "program/arena_executor.h"
 
 #include <cstring>
 #include <memory>
 
-#include "program/copy_executor.h"
+#include "program/interpreter.h"
+#include "program/kernel_evaluator.h"
+#include "program/op_layout_facts.h"
 #include "program/poison.h"
+#include "program/tensor_conversion.h"
 
 namespace slicefuzz {
 
@@ -33,97 +35,109 @@ class Arena {
   std::unique_ptr<uint8_t[]> data_;
 };
 
+// The rewrite path as an evaluator of the shared op loop: tensors live in the
+// arena at the plan's offsets; a view-copy op the pass aliased runs its alias prim
+// op (RuntimeOp) or takes the plan's pointer (Planned); every other op runs its
+// kernel. Step k + 1 is op k (step 0 defines the input).
+class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
+ public:
+  ArenaEvaluator(const Case& c, const ProgramInfo& info, const TensorValue& input,
+                 const RewritePlan& rewrite, const MemoryPlan& plan, const KernelTable& k,
+                 AliasMode mode, std::vector<AliasRecord>& aliases)
+      : KernelEvaluator(k), c_(c), info_(info), rewrite_(rewrite), plan_(plan), mode_(mode),
+        aliases_(aliases), arena_(plan.arena_bytes), values_(info.values.size()),
+        nv_(static_cast<int>(plan.tensors.size())) {
+    open_step(0);
+    write_tensor_value(input, values_[0]);
+    close_step(0);
+  }
+
+  void before_op(int k) {
+    const OpInfo& oi = info_.ops[k];
+    failing_out_.reset();
+    if (k == info_.failing_op && oi.result >= 0) {
+      // A failing op's out lives outside the arena, in a plausible layout.
+      Tensor& out = values_[oi.result];
+      out = failing_out_meta(c_.ops[k], values_[oi.src]);
+      failing_out_.reset(new uint8_t[out.nbytes()]);
+      out.data = failing_out_.get();
+      out.capacity_nbytes = out.nbytes();
+    }
+    open_step(k + 1);
+  }
+  void after_op(int k) { close_step(k + 1); }
+  TensorValue output(int v) { return to_tensor_value(values_[v]); }
+
+  Tensor& tensor(int v) { return values_[v]; }
+  OpStatus finish(const KernelRuntimeContext& ctx, int) {
+    return ctx.ok() ? OpStatus::success() : OpStatus::error(ctx.message());
+  }
+
+  template <class F>
+  OpStatus view_copy(const Op& op, const OpInfo& oi, int k, F copy) {
+    if (!(oi.result >= 0 && oi.result < nv_ && rewrite_.is_alias(oi.result))) return run_copy(k, copy);
+    Tensor& y = values_[oi.result];
+    y = value_meta(info_.values[oi.result]);
+    const int root = rewrite_.root[oi.result];
+    const uint8_t* root_data = arena_.base() + plan_.tensors[root].offset;
+    if (mode_ == AliasMode::Planned) {
+      // No op runs: the alias is where the plan put it (root offset + delta). An
+      // empty alias reads nothing: wherever the plan put it, it points at its root
+      // (computing an out-of-range pointer would itself be UB).
+      y.data = arena_.base() + (y.nbytes() == 0 ? plan_.tensors[root].offset
+                                                : plan_.tensors[oi.result].offset);
+      y.capacity_nbytes = y.nbytes();
+      record(k, oi.result, static_cast<int64_t>(static_cast<uint64_t>(plan_.tensors[oi.result].offset) -
+                                                 static_cast<uint64_t>(plan_.tensors[root].offset)));
+      return OpStatus::success();
+    }
+    KernelRuntimeContext ctx;
+    call_alias_prim(kernels(), ctx, op, values_[oi.src], y);
+    if (ctx.ok()) record(k, oi.result, y.bytes() - root_data);
+    return finish(ctx, k);
+  }
+
+ private:
+  bool owns_bytes(int v) const { return v < nv_ && !rewrite_.is_alias(v); }
+  void open_step(int step) {
+    for (int v = 0; v < nv_; ++v)
+      if (owns_bytes(v) && plan_.tensors[v].first_step == step) {
+        arena_.open(plan_.tensors[v]);
+        values_[v] = value_meta(info_.values[v]);
+        values_[v].data = arena_.base() + plan_.tensors[v].offset;
+        values_[v].capacity_nbytes = static_cast<size_t>(plan_.tensors[v].nbytes);
+      }
+  }
+  void close_step(int step) {
+    for (int v = 0; v < nv_; ++v)
+      if (owns_bytes(v) && plan_.tensors[v].last_step == step) arena_.close(plan_.tensors[v]);
+  }
+  void record(int k, int value, int64_t delta) {
+    const int root = rewrite_.root[value];
+    aliases_.push_back(AliasRecord{k, value, root, delta, static_cast<int64_t>(values_[value].nbytes()),
+                                   plan_.tensors[root].nbytes});
+  }
+
+  const Case& c_;
+  const ProgramInfo& info_;
+  const RewritePlan& rewrite_;
+  const MemoryPlan& plan_;
+  AliasMode mode_;
+  std::vector<AliasRecord>& aliases_;
+  Arena arena_;
+  std::vector<Tensor> values_;
+  int nv_;
+  std::unique_ptr<uint8_t[]> failing_out_;
+};
+
 }  // namespace
 
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
                                    const TensorValue& input, const RewritePlan& rewrite,
                                    const MemoryPlan& plan, const KernelTable& k, AliasMode mode) {
   RewritePathResult res;
-  PathResult& r = res.path;
-  Arena arena(plan.arena_bytes);
-  const int nv = static_cast<int>(plan.tensors.size());
-  std::vector<Tensor> values(info.values.size());
-  auto owns_bytes = [&](int v) { return v < nv && !rewrite.is_alias(v); };
-  auto open_step = [&](int step) {
-    for (int v = 0; v < nv; ++v)
-      if (owns_bytes(v) && plan.tensors[v].first_step == step) {
-        arena.open(plan.tensors[v]);
-        values[v] = value_meta(c, info.values[v].sizes);
-        values[v].data = arena.base() + plan.tensors[v].offset;
-        values[v].capacity_nbytes = static_cast<size_t>(plan.tensors[v].nbytes);
-      }
-  };
-  auto close_step = [&](int step) {
-    for (int v = 0; v < nv; ++v)
-      if (owns_bytes(v) && plan.tensors[v].last_step == step) arena.close(plan.tensors[v]);
-  };
-
-  open_step(0);
-  write_tensor_value(input, values[0]);
-  close_step(0);
-  for (size_t i = 0; i < c.ops.size(); ++i) {
-    const int step = static_cast<int>(i) + 1;
-    const Op& op = c.ops[i];
-    const OpInfo& oi = info.ops[i];
-    const bool must_fail = static_cast<int>(i) == info.failing_op;
-    const bool alias = oi.result >= 0 && oi.result < nv && rewrite.is_alias(oi.result);
-    std::unique_ptr<uint8_t[]> failing_out;  // a failing op's out lives outside the arena
-    if (must_fail && oi.result >= 0) {
-      values[oi.result] = value_meta(c, info.values[oi.src].sizes);
-      failing_out.reset(new uint8_t[values[oi.result].nbytes()]);
-      values[oi.result].data = failing_out.get();
-      values[oi.result].capacity_nbytes = values[oi.result].nbytes();
-    }
-    open_step(step);
-    KernelRuntimeContext ctx;
-    switch (op.kind) {
-      case OpKind::SliceCopy:
-        if (alias && mode == AliasMode::Planned) {
-          // No op runs: the alias is where the plan put it (root offset + delta).
-          Tensor& y = values[oi.result];
-          y = value_meta(c, info.values[oi.result].sizes);
-          // An empty alias reads nothing: wherever the plan put it, it points at its
-          // root (computing an out-of-range pointer would itself be UB).
-          const int root_v = rewrite.root[oi.result];
-          y.data = arena.base() + (y.nbytes() == 0 ? plan.tensors[root_v].offset
-                                                   : plan.tensors[oi.result].offset);
-          y.capacity_nbytes = y.nbytes();
-          const int root = rewrite.root[oi.result];
-          res.aliases.push_back(AliasRecord{static_cast<int>(i), oi.result, root,
-                                            static_cast<int64_t>(
-                                                static_cast<uint64_t>(plan.tensors[oi.result].offset) -
-                                                static_cast<uint64_t>(plan.tensors[root].offset)),
-                                            static_cast<int64_t>(y.nbytes()), plan.tensors[root].nbytes});
-        } else if (alias) {
-          values[oi.result] = value_meta(c, info.values[oi.result].sizes);
-          call_et_slice(k, ctx, op, values[oi.src], values[oi.result]);
-          if (ctx.ok()) {
-            const int root = rewrite.root[oi.result];
-            res.aliases.push_back(AliasRecord{
-                static_cast<int>(i), oi.result, root,
-                values[oi.result].bytes() - (arena.base() + plan.tensors[root].offset),
-                static_cast<int64_t>(values[oi.result].nbytes()), plan.tensors[root].nbytes});
-          }
-        } else {
-          k.slice_copy(ctx, values[oi.src], op.dim, op.start, op.end, op.step, values[oi.result]);
-        }
-        break;
-      case OpKind::Clone: k.clone(ctx, values[oi.src], MemoryFormat::Preserve, values[oi.result]); break;
-      case OpKind::Add: k.add(ctx, values[oi.target], op.scalar); break;
-      case OpKind::Copy: k.copy(ctx, values[oi.target], values[oi.src], false); break;
-    }
-    if (!ctx.ok()) {
-      r.error_op = static_cast<int>(i);
-      r.error_message = ctx.message();
-      return res;
-    }
-    if (must_fail) {
-      r.ran_past_failure = true;
-      return res;
-    }
-    close_step(step);
-  }
-  for (int v : info.outputs) r.outputs.push_back(to_tensor_value(values[v]));
+  ArenaEvaluator ev(c, info, input, rewrite, plan, k, mode, res.aliases);
+  res.path = interpret(c, info, ev);
   return res;
 }
 

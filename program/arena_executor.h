@@ -1,5 +1,6 @@
-// The rewrite path's executor: one arena laid out by the memory plan; et_slice
-// through the prim op, every other op through the kernels. Under ASan every arena
+// The rewrite path's executor: one arena laid out by the memory plan; every
+// aliased view-copy op through its alias prim op (et_slice, et_select, et_view) or
+// at the plan's offset, every other op through the kernels. Under ASan every arena
 // byte not owned by a live tensor is poisoned: a region is unpoisoned when its
 // tensor is defined and poisoned again after the last use of the root and all its
 // aliases, so an alias reading outside its root or after a lifetime ended aborts.
@@ -16,8 +17,8 @@
 
 namespace slicefuzz {
 
-// Where one rewritten slice's alias actually pointed (from et_slice, or from the
-// plan in planned mode).
+// Where one aliased view-copy op's result actually pointed (from its alias prim
+// op, or from the plan in planned mode).
 struct AliasRecord {
   int op = -1;
   int value = -1;

@@ -1,9 +1,13 @@
-#include "program/tensor_conversion.h"
 #include "program/copy_executor.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
+#include "program/interpreter.h"
+#include "program/kernel_evaluator.h"
+#include "program/tensor_conversion.h"
 
 namespace slicefuzz {
 
@@ -33,59 +37,69 @@ bool untouched(const OwnedTensor& o) {
     if (o.buffer[i] != kSentinel) return false;
   return true;
 }
+
+// The copy path as an evaluator of the shared op loop: every view-copy op runs
+// its copy kernel.
+class CopyEvaluator : public KernelEvaluator<CopyEvaluator> {
+ public:
+  CopyEvaluator(const Case& c, const ProgramInfo& info, const KernelTable& k, const TensorValue& input)
+      : KernelEvaluator(k), c_(c), info_(info), values_(info.values.size()) {
+    values_[0] = allocate(value_meta(info.values[0]));
+    write_tensor_value(input, values_[0].t);
+  }
+
+  // Every defined value gets its out from its own layout; the op that must fail
+  // gets a plausible one (op_layout_facts.h): the kernel must refuse before
+  // touching it.
+  void before_op(int k) {
+    const OpInfo& oi = info_.ops[k];
+    out_ = nullptr;
+    if (oi.result < 0) return;
+    values_[oi.result] = allocate(k == info_.failing_op
+                                      ? failing_out_meta(c_.ops[k], values_[oi.src].t)
+                                      : value_meta(info_.values[oi.result]));
+    out_ = &values_[oi.result];
+  }
+  void after_op(int) {}
+  TensorValue output(int v) { return to_tensor_value(values_[v].t); }
+
+  Tensor& tensor(int v) { return values_[v].t; }
+  OpStatus finish(const KernelRuntimeContext& ctx, int) {
+    if (ctx.ok()) return OpStatus::success();
+    return OpStatus::error(ctx.message(), out_ != nullptr && !untouched(*out_));
+  }
+  template <class F>
+  OpStatus view_copy(const Op&, const OpInfo&, int k, F copy) {
+    return run_copy(k, copy);
+  }
+
+ private:
+  const Case& c_;
+  const ProgramInfo& info_;
+  std::vector<OwnedTensor> values_;
+  OwnedTensor* out_ = nullptr;
+};
+
 }  // namespace
 
 Tensor value_meta(const Case& c, const std::vector<int64_t>& sizes) {
   Tensor t;
-  // c.effective_dim_order() without its vector (this runs for every tensor).
+  const std::vector<int> order = c.effective_dim_order();
   uint8_t dim_order[kMaxRank] = {};
-  for (size_t i = 0; i < sizes.size() && i < kMaxRank; ++i)
-    dim_order[i] = static_cast<uint8_t>(c.dim_order.empty() ? i : c.dim_order[i]);
-  make_tensor_meta(c.dtype, static_cast<int>(sizes.size()), sizes.data(), dim_order, t);
+  const bool fits = sizes.size() <= static_cast<size_t>(kMaxRank) && order.size() >= sizes.size();
+  for (size_t i = 0; fits && i < sizes.size(); ++i) dim_order[i] = static_cast<uint8_t>(order[i]);
+  if (!fits || !make_tensor_meta(c.dtype, static_cast<int>(sizes.size()), sizes.data(), dim_order, t)) {
+    std::fprintf(stderr, "slicefuzz: sizes of rank %zu have no tensor layout in the case's dim order\n",
+                 sizes.size());
+    std::abort();
+  }
   return t;
 }
 
 PathResult run_copy_path(const Case& c, const ProgramInfo& info, const TensorValue& input,
                          const KernelTable& k) {
-  PathResult r;
-  std::vector<OwnedTensor> values(info.values.size());
-  values[0] = allocate(value_meta(c, c.sizes));
-  write_tensor_value(input, values[0].t);
-
-  for (size_t i = 0; i < c.ops.size(); ++i) {
-    const Op& op = c.ops[i];
-    const OpInfo& oi = info.ops[i];
-    const bool must_fail = static_cast<int>(i) == info.failing_op;
-    KernelRuntimeContext ctx;
-    OwnedTensor* out = nullptr;
-    if (oi.result >= 0) {
-      // A failing slice gets an out shaped like its input: the kernel must refuse
-      // before touching it.
-      const ValueInfo& v = info.values[oi.result];
-      values[oi.result] = allocate(value_meta(c, must_fail ? info.values[oi.src].sizes : v.sizes));
-      out = &values[oi.result];
-    }
-    switch (op.kind) {
-      case OpKind::SliceCopy:
-        k.slice_copy(ctx, values[oi.src].t, op.dim, op.start, op.end, op.step, out->t);
-        break;
-      case OpKind::Clone: k.clone(ctx, values[oi.src].t, MemoryFormat::Preserve, out->t); break;
-      case OpKind::Add: k.add(ctx, values[oi.target].t, op.scalar); break;
-      case OpKind::Copy: k.copy(ctx, values[oi.target].t, values[oi.src].t, false); break;
-    }
-    if (!ctx.ok()) {
-      r.error_op = static_cast<int>(i);
-      r.error_message = ctx.message();
-      r.partial_write = out != nullptr && !untouched(*out);
-      return r;
-    }
-    if (must_fail) {
-      r.ran_past_failure = true;
-      return r;
-    }
-  }
-  for (int v : info.outputs) r.outputs.push_back(to_tensor_value(values[v].t));
-  return r;
+  CopyEvaluator ev(c, info, k, input);
+  return interpret(c, info, ev);
 }
 
 }  // namespace slicefuzz

@@ -4,6 +4,7 @@
 #include "program/program_info.h"
 #include "program/case.h"
 #include "program/kernel_table.h"
+#include "program/op_layout_facts.h"
 #include "program/path_result.h"
 
 namespace slicefuzz {
@@ -12,7 +13,9 @@ namespace slicefuzz {
 PathResult run_copy_path(const Case& c, const ProgramInfo& info, const TensorValue& input,
                          const KernelTable& kernels);
 
-// Tensor metadata for a value of the case (its sizes, the case's dtype and dim order).
+// Deprecated (version 1 only): metadata for `sizes` with the case's dtype and input
+// dim order. Every value has its own layout now: use value_meta(info.values[v])
+// (program/op_layout_facts.h). Aborts when the case's dim order does not fit.
 Tensor value_meta(const Case& c, const std::vector<int64_t>& sizes);
 
 }  // namespace slicefuzz

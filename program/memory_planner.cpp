@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "kernels/kernel_runtime_context.h"
-#include "program/copy_executor.h"
+#include "program/op_layout_facts.h"
 
 namespace slicefuzz {
 
@@ -45,7 +45,7 @@ MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const Rewrit
     TensorPlacement& t = plan.tensors[v];
     t.value = v;
     t.root = rewrite.root[v];
-    t.nbytes = value_meta(c, info.values[v].sizes).nbytes();
+    t.nbytes = static_cast<int64_t>(value_meta(info.values[v]).nbytes());
     t.first_step = info.values[v].def_op + 1;
     t.own_last_step = std::max(t.first_step, last_use[v] + 1);
     t.last_step = t.own_last_step;

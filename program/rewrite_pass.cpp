@@ -5,7 +5,6 @@
 #include "kernels/kernel_runtime_context.h"
 #include "kernels/util/slice_util.h"
 #include "program/case_format.h"
-#include "program/copy_executor.h"
 
 namespace slicefuzz {
 
@@ -15,36 +14,76 @@ int ops_that_run(const Case& c, const ProgramInfo& info) {
   return info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
 }
 
-std::string dims_string(const std::vector<int>& v) {
+template <class T>
+std::string list_string(const T* v, int n) {
   std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s + "]";
 }
 
-// A slice of a source tensor, normalised once for every rule that needs it.
-struct NormalizedSlice {
-  Tensor src;  // metadata only
-  int d;
-  SliceRange r;
+// Who shares whose storage, who reads and writes what: the program's uses as
+// the pass needs them. Eager views (slice, select) share their source's storage,
+// so a use of an eager view of y is a use of y's bytes.
+struct ProgramUses {
+  std::vector<int> view_parent;             // per value: its source if an eager view, else -1
+  std::vector<int> last_use;                // last_direct_use
+  std::vector<bool> is_output;
+  std::vector<std::vector<int>> mutations;  // per value: the ops that mutate it in place
+
+  ProgramUses(const Case& c, const ProgramInfo& info, int n)
+      : view_parent(info.values.size(), -1), last_use(last_direct_use(c, info)),
+        is_output(info.values.size(), false), mutations(info.values.size()) {
+    for (int v : info.outputs) is_output[v] = true;
+    for (int k = 0; k < n; ++k) {
+      const OpInfo& oi = info.ops[k];
+      if (oi.target >= 0) mutations[oi.target].push_back(k);
+      if (op_is_view(c.ops[k].kind) && oi.result >= 0) view_parent[oi.result] = oi.src;
+    }
+  }
+  // y and every eager view of it, transitively (views are defined after y).
+  std::vector<int> family(int y) const {
+    std::vector<int> f{y};
+    for (int v = y + 1; v < static_cast<int>(view_parent.size()); ++v)
+      if (view_parent[v] >= 0 && std::find(f.begin(), f.end(), view_parent[v]) != f.end()) f.push_back(v);
+    return f;
+  }
+  // The value whose storage v uses: v itself, or the source of its eager views.
+  int storage_owner(int v) const {
+    while (view_parent[v] >= 0) v = view_parent[v];
+    return v;
+  }
 };
 
-NormalizedSlice normalized_slice(const Case& c, const ValueInfo& src, const Op& op) {
-  NormalizedSlice s{value_meta(c, src.sizes), 0, {}};
-  s.d = *normalize_dim(op.dim, s.src.rank);
-  s.r = normalize_slice(s.src.sizes[s.d], op.start, op.end, op.step);
-  return s;
+std::string layout_string(const Tensor& t) {
+  return std::string(scalar_type_name(t.dtype)) + " " + list_string(t.sizes, t.rank) +
+         " in dim order " + list_string(t.dim_order, t.rank);
 }
 
-// Rule 1, with the reason in words.
-bool dense_reason(const Case& c, const NormalizedSlice& s, const PassRules& rules,
-                  std::string& reason) {
-  const Tensor& meta = s.src;
-  const int d = s.d;
-  const SliceRange& r = s.r;
-  const std::string order = dims_string(c.effective_dim_order());
+// Rule 5: y is planned with the layout the op's result must have.
+bool layout_reason(const Op& op, const Tensor& src, const Tensor& y, const OpLayoutFacts& f,
+                   std::string& reason) {
+  const ResultLayout& r = f.result;
+  const bool same = y.dtype == src.dtype && y.rank == r.rank &&
+                    std::equal(r.sizes, r.sizes + r.rank, y.sizes) &&
+                    std::equal(r.dim_order, r.dim_order + r.rank, y.dim_order);
+  if (same) return true;
+  Tensor want;
+  make_tensor_meta(src.dtype, r.rank, r.sizes, r.dim_order, want);
+  reason = format_msg("layout: '%s' is planned as %s, but %s gives %s", op.result.c_str(),
+                      layout_string(y).c_str(), op_kind_name(op.kind), layout_string(want).c_str());
+  return false;
+}
+
+// Rule 1 for slice_copy: the closed form, with the reason in words.
+bool slice_dense_reason(const Op& op, const Tensor& meta, const PassRules& rules, std::string& reason,
+                        std::string& rule) {
+  const int d = *normalize_dim(op.dim, meta.rank);
+  const SliceRange r = normalize_slice(meta.sizes[d], op.start, op.end, op.step);
+  const std::string order = list_string(meta.dim_order, meta.rank);
   if (rules.outermost_only && (r.step != 1 || meta.dim_order[0] != d)) {
     reason = format_msg("conservative pass: only step-1 slices of the outermost dim (%d) become "
                         "aliases", meta.dim_order[0]);
+    rule = "conservative";
     return false;
   }
   if (rules.dense(meta.sizes, meta.dim_order, meta.rank, d, r)) {
@@ -53,13 +92,52 @@ bool dense_reason(const Case& c, const NormalizedSlice& s, const PassRules& rule
                         (long long)meta.sizes[d], (long long)r.step);
     return true;
   }
-  if (r.step != 1 && r.length != 1)
+  if (r.step != 1 && r.length != 1) {
     reason = format_msg("not dense: step %lld on dim %d leaves gaps between the %lld elements",
                         (long long)r.step, d, (long long)r.length);
-  else
+    rule = "not-dense-step";
+  } else {
     reason = format_msg("not dense: keeps %lld of %lld elements of dim %d, and a dim before it "
                         "in dim order %s has size > 1, so the elements are not one block",
                         (long long)r.length, (long long)meta.sizes[d], d, order.c_str());
+    rule = "not-dense-extent";
+  }
+  return false;
+}
+
+// Rule 1 for the other view copies: the general density rule over the op's view
+// of its source, in y's dim order.
+bool view_dense_reason(const Op& op, const Tensor& src, const Tensor& y, const OpLayoutFacts& f,
+                       const PassRules& rules, std::string& reason, std::string& rule) {
+  const char* name = op_kind_name(op.kind);
+  if (rules.outermost_only) {
+    reason = format_msg("conservative pass: only step-1 slices of the outermost dim become "
+                        "aliases; a %s stays a copy", name);
+    rule = "conservative";
+    return false;
+  }
+  if (!f.view) {
+    reason = format_msg("not viewable: the elements of '%s' (%s) are not one row-major block, so "
+                        "%s must copy them", op.src.c_str(), layout_string(src).c_str(), name);
+    rule = "not-viewable";
+    return false;
+  }
+  const ViewLayout& v = *f.view;
+  const std::string order = list_string(y.dim_order, y.rank);
+  if (rules.dense_view(v, y.dim_order)) {
+    reason = format_msg("dense in dim order %s (%s of '%s': sizes %s, strides %s, offset %lld "
+                        "elements)",
+                        order.c_str(), name, op.src.c_str(), list_string(v.sizes, v.rank).c_str(),
+                        list_string(v.strides, v.rank).c_str(), (long long)v.offset);
+    return true;
+  }
+  reason = format_msg("not dense: the %s view of '%s' has strides %s where a fresh tensor of sizes "
+                      "%s in dim order %s has %s, so its elements are not one block laid out "
+                      "like the result",
+                      name, op.src.c_str(), list_string(v.strides, v.rank).c_str(),
+                      list_string(v.sizes, v.rank).c_str(), order.c_str(),
+                      list_string(y.strides, y.rank).c_str());
+  rule = "not-dense";
   return false;
 }
 
@@ -81,7 +159,7 @@ RewritePlan copy_only_plan(const Case& c, const ProgramInfo& info) {
   for (size_t v = 0; v < info.values.size(); ++v) plan.root[v] = static_cast<int>(v);
   plan.delta_bytes.assign(info.values.size(), 0);
   for (int k = 0; k < ops_that_run(c, info); ++k)
-    if (c.ops[k].kind == OpKind::SliceCopy)
+    if (op_is_view_copy(c.ops[k].kind))
       plan.decisions.push_back({k, info.ops[k].result, false, "copy-only plan", "copy-only"});
   return plan;
 }
@@ -94,59 +172,86 @@ RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const Pas
   RewritePlan plan = copy_only_plan(c, info);
   plan.decisions.clear();
   const int n = ops_that_run(c, info);
-  const std::vector<int> last_use = last_direct_use(c, info);
-  std::vector<bool> is_output(info.values.size(), false);
-  for (int v : info.outputs) is_output[v] = true;
-  // mutations[v]: the ops that mutate v in place.
-  std::vector<std::vector<int>> mutations(info.values.size());
-  for (int k = 0; k < n; ++k)
-    if (info.ops[k].target >= 0) mutations[info.ops[k].target].push_back(k);
+  const ProgramUses uses(c, info, n);
 
   for (int k = 0; k < n; ++k) {
     const Op& op = c.ops[k];
-    if (op.kind != OpKind::SliceCopy) continue;
+    if (!op_is_view_copy(op.kind)) continue;
     const OpInfo& oi = info.ops[k];
     SliceDecision d{k, oi.result, false, "", ""};
     const int root = plan.root[oi.src];
     const std::string& y = op.result;
-    const NormalizedSlice slice = normalized_slice(c, info.values[oi.src], op);
-    if (!dense_reason(c, slice, rules, d.reason)) {
-      d.rule = d.reason.rfind("not dense: step", 0) == 0  ? "not-dense-step"
-               : d.reason.rfind("conservative", 0) == 0 ? "conservative"
-                                                          : "not-dense-extent";
-    } else if (rules.output_rule && is_output[oi.result]) {
+    const Tensor src = value_meta(info.values[oi.src]);
+    const Tensor out = value_meta(info.values[oi.result]);
+    const OpLayoutFacts facts = op_layout_facts(op, src, rules.reshape);
+    const std::vector<int> family = uses.family(oi.result);
+    // Rule 3 over y and its eager views: the first op that writes y's bytes.
+    int mutated_by = -1, mutated_value = -1;
+    for (int v : family)
+      for (int m : uses.mutations[v])
+        if (mutated_by < 0 || m < mutated_by) mutated_by = m, mutated_value = v;
+    const bool output = rules.output_rule_next_node_only
+                            ? uses.is_output[oi.result] && k + 1 == static_cast<int>(c.ops.size())
+                            : std::any_of(family.begin(), family.end(),
+                                          [&](int v) { return uses.is_output[v]; });
+
+    if (!facts.error.empty()) {
+      // The analysis found the arguments valid; the kernels' own checks do not.
+      // Never alias what the system under test cannot describe (the copy kernel
+      // reports the disagreement when it runs).
+      d.rule = "invalid-args";
+      d.reason = "the kernels' own checks reject the arguments: " + facts.error;
+    } else if (rules.layout_rule && !layout_reason(op, src, out, facts, d.reason)) {
+      d.rule = "layout";
+    } else if (op.kind == OpKind::SliceCopy ? !slice_dense_reason(op, src, rules, d.reason, d.rule)
+                                            : !view_dense_reason(op, src, out, facts, rules, d.reason, d.rule)) {
+      // rule 1: reason and tag set
+    } else if (rules.output_rule && output) {
       d.rule = "output";
       d.reason = "'" + y + "' is a program output: the runtime may repoint output buffers";
-    } else if (rules.mutation_rule && !mutations[oi.result].empty()) {
-      const int m = mutations[oi.result].front();
+      if (!uses.is_output[oi.result])
+        d.reason = "an eager view of '" + y + "' is a program output: the runtime may repoint "
+                   "output buffers";
+    } else if (rules.mutation_rule && mutated_by >= 0) {
       d.rule = "mutated";
-      d.reason = "'" + y + "' is mutated in place by op " + std::to_string(m) + " `" +
-                 print_op(c.ops[m]) + "`; as an alias the write would reach '" +
+      d.reason = "'" + y + "' is mutated in place by op " + std::to_string(mutated_by) + " `" +
+                 print_op(c.ops[mutated_by]) + "`; as an alias the write would reach '" +
                  info.values[root].name + "'";
+      if (mutated_value != oi.result)
+        d.reason = "'" + info.values[mutated_value].name + "', an eager view of '" + y +
+                   "', is mutated in place by op " + std::to_string(mutated_by) + " `" +
+                   print_op(c.ops[mutated_by]) + "`; as an alias the write would reach '" +
+                   info.values[root].name + "'";
     } else {
       // Rule 4. Aliases of y are decided later and check their own reads against
-      // the same root, so y's own reads are what matter here.
-      const int reads_until = last_use[oi.result];
-      auto hazard = std::find_if(mutations[root].begin(), mutations[root].end(),
-                                 [&](int m) { return m > k && m <= reads_until; });
-      if (!rules.root_mutation_rule) hazard = mutations[root].end();
-      if (hazard != mutations[root].end()) {
+      // the same root, so the reads of y (and of its eager views) are what matter
+      // here; a write to the root storage is a write through any name of it.
+      int reads_until = -1;
+      for (int v : family) reads_until = std::max(reads_until, uses.last_use[v]);
+      int hazard = -1;
+      for (int m = k + 1; rules.root_mutation_rule && m <= reads_until && hazard < 0; ++m) {
+        const int t = info.ops[m].target;
+        if (t >= 0 && op_mutated(c.ops[m]) != "" && plan.root[uses.storage_owner(t)] == root) hazard = m;
+      }
+      if (hazard >= 0) {
         d.rule = "root-written";
         d.reason = "root '" + info.values[root].name + "' is mutated by op " +
-                   std::to_string(*hazard) + " `" + print_op(c.ops[*hazard]) + "` while '" + y +
+                   std::to_string(hazard) + " `" + print_op(c.ops[hazard]) + "` while '" + y +
                    "' is still read (until op " + std::to_string(reads_until) +
                    "); the copy took a snapshot, an alias would see the write";
       } else {
-        // Rule 5 holds by construction: every value of a case shares its dtype and
-        // dim order (slice_copy and clone preserve both).
         d.alias = true;
-        d.rule = "et_slice";
+        d.rule = op_alias_prim(op.kind);
         plan.root[oi.result] = root;
+        int64_t offset_elems = alias_offset_elems(*facts.view);
+        if (op.kind == OpKind::SliceCopy) {
+          const int dim = *normalize_dim(op.dim, src.rank);
+          offset_elems = slice_alias_offset_elems(
+              src, dim, normalize_slice(src.sizes[dim], op.start, op.end, op.step));
+        }
         plan.delta_bytes[oi.result] =
-            plan.delta_bytes[oi.src] +
-            slice_alias_offset_elems(slice.src, slice.d, slice.r) *
-                static_cast<int64_t>(slice.src.element_size());
-        d.reason = "et_slice of '" + info.values[root].name + "' at byte offset " +
+            plan.delta_bytes[oi.src] + offset_elems * static_cast<int64_t>(src.element_size());
+        d.reason = d.rule + " of '" + info.values[root].name + "' at byte offset " +
                    std::to_string(plan.delta_bytes[oi.result]) + ": " + d.reason;
       }
     }

@@ -1,19 +1,26 @@
-// ReplaceSliceCopyWithSlice: the rewrite under test. Turns `y = slice_copy(x, ...)`
-// into `y = et_slice(x, ...)` exactly when the five rules of DESIGN section 2 hold:
-//   1. the slice is dense in x's dim order (static shapes);
-//   2. y is not a program output;
+// The re-inplacing pass under test (ReplaceSliceCopyWithSlice, generalised to
+// every view-copy op). Turns `y = slice_copy(x, ...)` into `y = et_slice(x, ...)`,
+// `y = select_copy(...)` into et_select, squeeze_copy/unsqueeze_copy/view_copy
+// into et_view, exactly when the five rules of DESIGN section 2 hold:
+//   1. the op's view of x is dense in y's dim order (static shapes): its strides
+//      are the canonical strides of y's sizes in y's dim order (slice_copy: the
+//      closed form, a proven fast path); a view_copy of an x whose elements are not
+//      one row-major block has no view at all;
+//   2. y is not a program output (every use counts, not only the next op);
 //   3. neither y nor anything aliasing y is mutated in place;
-//   4. the root storage under x is not mutated while y, or an alias of y, is still
-//      to be read;
-//   5. x and y agree in dtype and dim order.
-// Chains compose: an alias of an alias resolves to the root storage with summed
-// byte offsets. Every decision carries a human-readable reason.
+//   4. the root storage under x is not written while y, or an alias of y, is
+//      still to be read;
+//   5. y's dtype and dim order are what the op's result must have.
+// Chains compose: an alias of an alias of any kind resolves to the root storage
+// with summed byte offsets. Every decision carries a human-readable reason.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "kernels/util/slice_util.h"
+#include "kernels/util/view_util.h"
+#include "program/op_layout_facts.h"
 #include "program/plan_types.h"
 #include "program/program_info.h"
 #include "program/case.h"
@@ -24,10 +31,17 @@ namespace slicefuzz {
 // (backends/) may run the same pass with a rule swapped or switched off, which is
 // how the deliberately faulty backends stay one-line diffs.
 struct PassRules {
-  decltype(&slice_is_dense) dense = &slice_is_dense;  // rule 1
+  decltype(&slice_is_dense) dense = &slice_is_dense;     // rule 1, slice_copy (closed form)
+  decltype(&view_is_dense) dense_view = &view_is_dense;  // rule 1, the other view copies
+  ReshapeViewFn reshape = &reshape_view;                 // view_copy's view fact
   bool output_rule = true;        // rule 2
+  // Rule 2 as pytorch/executorch PR 3602 found it: "is an output" checked on the
+  // next node only (the op right after y's is the graph's output node), which
+  // misses an output that more ops follow.
+  bool output_rule_next_node_only = false;
   bool mutation_rule = true;      // rule 3
   bool root_mutation_rule = true; // rule 4
+  bool layout_rule = true;        // rule 5
   // A conservative pass: only slices of the outermost dim in the dim order, step 1.
   bool outermost_only = false;
 };

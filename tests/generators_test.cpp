@@ -15,6 +15,7 @@
 #include "generators/generate.h"
 #include "program/program_info.h"
 #include "program/case_format.h"
+#include "tests/generators_contract.h"
 
 namespace slicefuzz {
 namespace {
@@ -25,19 +26,8 @@ constexpr int64_t kMaxInputElements = kMinInputElements + 100 * kInputElementsPe
 
 // Why `c` breaks the generator contract, or "" when it holds.
 std::string contract_violation(const Case& c) {
-  ProgramInfo info;
-  AnalysisError err;
-  if (!analyze(c, kDefaultByteBudget, info, err)) return "analyze() rejects it: " + err.message;
   if (c.ops.empty() || c.ops.size() > kMaxGeneratedOps) return "op count out of 1..8";
-  Case canonical = c;
-  canonicalize(canonical);
-  if (canonical != c) return "dim order not canonical (identity must be empty)";
-  const std::string text = print_case(c);
-  const ParseResult parsed = parse_case(text);
-  if (!parsed.ok) return "does not parse: " + parsed.error;
-  if (parsed.c != c) return "parse(print(c)) != c";
-  if (print_case(parsed.c) != text) return "print(parse(print(c))) != print(c)";
-  return {};
+  return well_formed_violation(c);
 }
 
 #define RC_ASSERT_CONTRACT(c)                                \
@@ -138,10 +128,18 @@ struct Coverage {
   std::map<OpKind, int> op_kinds;
 };
 
+// genCase (version 1) at (seed, index), sized as generate_case sizes it. Since
+// issue 10 generate_case draws 30% of its cases from genCase and 70% from
+// genViewOpsCase (tests/generators_view_ops_test.cpp); the claims below are genCase's.
+Case v1_case(uint64_t seed, uint64_t index) {
+  return genCase()(rc::Random(rc::Random::Key{seed, index, 0, 0}), static_cast<int>(index % 100))
+      .value();
+}
+
 TEST(GenerateCase, DistributionCoversWhatWeClaim) {
   Coverage cov;
   for (uint64_t i = 0; i < 2000; ++i) {
-    const Case c = generate_case(2024, i);
+    const Case c = v1_case(2024, i);
     ASSERT_EQ(contract_violation(c), "") << print_case(c);
     ProgramInfo info;
     AnalysisError err;

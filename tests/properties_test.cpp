@@ -48,7 +48,7 @@ RC_GTEST_PROP(Properties, ReferenceBackendHasNoFindings, ()) {
 struct Buffer {
   Tensor t;
   std::unique_ptr<uint8_t[]> bytes;
-  Buffer(const Case& c, const std::vector<int64_t>& sizes) : t(value_meta(c, sizes)) {
+  explicit Buffer(const ValueInfo& v) : t(value_meta(v)) {
     bytes.reset(new uint8_t[std::max<size_t>(t.nbytes(), 1)]);
     t.data = bytes.get();
     t.capacity_nbytes = t.nbytes();
@@ -72,7 +72,7 @@ struct OurSlice {
 
 OurSlice our_slice(const Case& c, const ProgramInfo& info, int k) {
   const Op& op = c.ops[k];
-  const Tensor src = value_meta(c, info.values[info.ops[k].src].sizes);
+  const Tensor src = value_meta(info.values[info.ops[k].src]);
   OurSlice s;
   s.d = *normalize_dim(op.dim, src.rank);
   s.range = normalize_slice(src.sizes[s.d], op.start, op.end, op.step);
@@ -120,8 +120,8 @@ RC_GTEST_PROP(Properties, EtSliceAliasesTorchsStorageOffsetOrRefuses, ()) {
     const Op& op = c.ops[view.op];
     const std::string where =
         "op " + std::to_string(view.op) + " `" + print_op(op) + "`\n" + print_case(c);
-    Buffer in(c, info.values[info.ops[view.op].src].sizes);
-    Buffer out(c, info.values[info.ops[view.op].src].sizes);  // et_slice resizes it
+    Buffer in(info.values[info.ops[view.op].src]);
+    Buffer out(info.values[info.ops[view.op].src]);  // et_slice resizes it
     const Tensor out_before = out.t;
     EValue args[6] = {EValue::from_tensor(&in.t),
                       EValue::from_int(op.dim),

@@ -436,9 +436,13 @@ bool dense_by_definition(const Tensor& in, int d, const SliceRange& r) {
 
 TEST(RewritePassProperty, GeneratedProgramsGetExactlyTheEligibleAliases) {
   int aliases = 0, copies = 0;
-  for (uint64_t i = 0; i < 2000; ++i) {
+  // This model knows slice_copy over one layout: version-1 programs only (the
+  // view-copy ops have their own property in view_rewrite_test.cpp).
+  for (uint64_t i = 0, v1 = 0; v1 < 2000; ++i) {
     Parsed p;
     p.c = generate_case(41, i);
+    if (p.c.min_version() > 1) continue;
+    ++v1;
     AnalysisError err;
     ASSERT_TRUE(analyze(p.c, kDefaultByteBudget, p.info, err)) << err.message;
     p.plan = replace_slice_copy_with_slice(p.c, p.info);
@@ -448,9 +452,17 @@ TEST(RewritePassProperty, GeneratedProgramsGetExactlyTheEligibleAliases) {
     for (size_t v = 0; v < root.size(); ++v) root[v] = static_cast<int>(v);
     for (int k = 0; k < n; ++k) {
       const Op& op = p.c.ops[k];
-      if (op.kind != OpKind::SliceCopy) continue;
       const OpInfo& oi = p.info.ops[k];
-      const Tensor in = value_meta(p.c, p.info.values[oi.src].sizes);
+      // Other view copies (version 2 generators) are checked in view_rewrite_test;
+      // here they only move roots, as the pass decided them.
+      if (op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy) {
+        const SliceDecision* dec = p.plan.decision_for_op(k);
+        ASSERT_NE(dec, nullptr);
+        if (dec->alias) root[oi.result] = root[oi.src];
+        continue;
+      }
+      if (op.kind != OpKind::SliceCopy) continue;
+      const Tensor in = value_meta(p.info.values[oi.src]);
       const int d = *normalize_dim(op.dim, in.rank);
       bool ok = dense_by_definition(in, d, normalize_slice(in.sizes[d], op.start, op.end, op.step));
       for (int o : p.info.outputs) ok = ok && o != oi.result;

@@ -121,7 +121,7 @@ RewritePlan test_pass(const Case& c, const ProgramInfo& info) {
   for (int k = 0; k < n; ++k) {
     if (c.ops[k].kind != OpKind::SliceCopy) continue;
     const OpInfo& oi = info.ops[k];
-    const Tensor in = value_meta(c, info.values[oi.src].sizes);
+    const Tensor in = value_meta(info.values[oi.src]);
     const int d = *normalize_dim(c.ops[k].dim, in.rank);
     const SliceRange r = normalize_slice(in.sizes[d], c.ops[k].start, c.ops[k].end, c.ops[k].step);
     bool ok = slice_is_dense(in.sizes, in.dim_order, in.rank, d, r);

@@ -1,0 +1,349 @@
+#include "generators/view_ops_gen.h"
+
+#include <algorithm>
+
+#include "generators/case_gen.h"
+#include "generators/gen_choices.h"
+#include "generators/invalid_ops.h"
+#include "generators/slice_plan.h"
+#include "generators/view_op_plans.h"
+#include "oracles/judge_layouts.h"
+
+namespace slicefuzz {
+
+using namespace gen;
+
+namespace {
+
+// ------------------------------------------------------------------ plans
+
+enum OpChoice : size_t {
+  kSliceOp,
+  kSelectOp,
+  kSqueezeOp,
+  kUnsqueezeOp,
+  kViewOp,
+  kCloneOp,
+  kCloneOrderOp,
+  kAddOp,
+  kCopyOp
+};
+// Where an op reads from: the latest value (chains), any earlier one (several
+// users), the latest layout change (clone(dim_order) then views of it), or any
+// alias candidate (a view-copy result).
+enum SourceKind : size_t { kSrcLatest, kSrcAny, kSrcLayoutChange, kSrcAliasCandidate };
+// What add_/copy_ writes: the op's source, an alias candidate, an alias
+// candidate of an alias candidate, or the root storage under an alias chain.
+enum TargetKind : size_t { kTgtSource, kTgtAlias, kTgtAliasOfAlias, kTgtRootOfAlias };
+
+struct OpPlan {
+  size_t kind = kSliceOp;
+  Pick source, target;
+  uint64_t partner = 0;  // copy_: which equal-sized value to copy from
+  SlicePlan slice;
+  SelectPlan select;
+  SqueezePlan squeeze;
+  UnsqueezePlan unsqueeze;
+  ViewPlan view;
+  OrderPlan order;
+  int64_t scalar = 1;  // add_
+};
+
+rc::Gen<OpPlan> genOpPlan() {
+  return rc::gen::build<OpPlan>(
+      rc::gen::set(&OpPlan::kind, genWeightedIndex({20, 14, 11, 11, 14, 5, 9, 7, 10})),
+      rc::gen::set(&OpPlan::source, genPick({40, 40, 10, 10})),
+      rc::gen::set(&OpPlan::target, genPick({40, 25, 15, 20})),
+      rc::gen::set(&OpPlan::partner, genBelow(kPickRange)),
+      rc::gen::set(&OpPlan::slice, genSlicePlan(0)),
+      rc::gen::set(&OpPlan::select, genSelectPlan()),
+      rc::gen::set(&OpPlan::squeeze, genSqueezePlan()),
+      rc::gen::set(&OpPlan::unsqueeze, genUnsqueezePlan()),
+      rc::gen::set(&OpPlan::view, genViewPlan()),
+      rc::gen::set(&OpPlan::order, genOrderPlan()),
+      rc::gen::set(&OpPlan::scalar, genAddScalar()));
+}
+
+// The one invalid op of a case (when `present` is 1): which rule, at which op.
+struct InvalidPlan {
+  size_t present = 0;
+  Pick kind;
+  uint64_t position = 0;
+};
+
+rc::Gen<InvalidPlan> genInvalidPlan() {
+  return rc::gen::build<InvalidPlan>(
+      rc::gen::set(&InvalidPlan::present,
+                   genWeightedIndex({100 - kInvalidOpCasePercent, kInvalidOpCasePercent})),
+      // Every rule alike, except copy_ of the same count: three times as often,
+      // since it needs two values of the same count and other sizes (and finds
+      // none in about half the programs: it is then a view_copy of a wrong count).
+      rc::gen::set(&InvalidPlan::kind, genPick({3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})),
+      rc::gen::set(&InvalidPlan::position, genBelow(kPickRange)));
+}
+
+// The latest value only, some values, a value with several users (plus the
+// latest), or an alias candidate that later ops also read (plus the latest).
+enum OutputKind : size_t { kOutLast, kOutPicks, kOutSeveralUsers, kOutAliasWithUsers };
+struct OutputPlan {
+  Pick kind;
+  std::vector<uint64_t> picks;
+};
+
+rc::Gen<OutputPlan> genOutputPlan() {
+  return rc::gen::map(
+      rc::gen::pair(genPick({45, 30, 15, 10}),
+                    rc::gen::container<std::vector<uint64_t>>(3, genBelow(kPickRange))),
+      [](const std::pair<Pick, std::vector<uint64_t>>& p) { return OutputPlan{p.first, p.second}; });
+}
+
+// ------------------------------------------------------------- realisation
+
+// What the generator knows of each value while it builds the program.
+struct Values {
+  std::vector<std::string> names;
+  std::vector<judge::Layout> layouts;  // the judge's (a stand-in after a failing op)
+  std::vector<int> source;             // the defining op's source, -1 for the input
+  std::vector<bool> alias_candidate;   // defined by a view-copy op
+  std::vector<bool> layout_change;     // defined by clone(dim_order=...)
+
+  void add(std::string name, judge::Layout layout, int src, bool alias, bool relayout) {
+    names.push_back(std::move(name));
+    layouts.push_back(std::move(layout));
+    source.push_back(src);
+    alias_candidate.push_back(alias);
+    layout_change.push_back(relayout);
+  }
+  size_t size() const { return names.size(); }
+  std::vector<size_t> where(const std::vector<bool>& flags) const {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < flags.size(); ++i)
+      if (flags[i]) out.push_back(i);
+    return out;
+  }
+};
+
+template <typename T>
+T pick_or(const std::vector<T>& from, uint64_t k, T fallback) {
+  return from.empty() ? fallback : from[k % from.size()];
+}
+
+size_t pick_source(const Values& v, const Pick& p) {
+  const size_t n = v.size(), latest = n - 1;
+  switch (p.kind) {
+    case kSrcLatest: return latest;
+    case kSrcAny: return latest - p.k % n;
+    case kSrcLayoutChange: {
+      const std::vector<size_t> changed = v.where(v.layout_change);
+      return changed.empty() ? latest : changed.back();
+    }
+    default: return pick_or(v.where(v.alias_candidate), p.k, latest);
+  }
+}
+
+size_t pick_target(const Values& v, const Pick& p, size_t src) {
+  const std::vector<size_t> aliases = v.where(v.alias_candidate);
+  switch (p.kind) {
+    case kTgtSource: return src;
+    case kTgtAlias: return pick_or(aliases, p.k, src);
+    case kTgtAliasOfAlias: {
+      std::vector<size_t> nested;
+      for (size_t a : aliases)
+        if (v.alias_candidate[v.source[a]]) nested.push_back(a);
+      return pick_or(nested, p.k, src);
+    }
+    default: {
+      if (aliases.empty()) return src;
+      size_t root = aliases[p.k % aliases.size()];
+      while (v.alias_candidate[root]) root = static_cast<size_t>(v.source[root]);
+      return root;
+    }
+  }
+}
+
+// The values (other than `t`) that copy_ may pair with `t`: equal sizes.
+std::vector<size_t> same_sizes(const Values& v, size_t t) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (i != t && v.layouts[i].sizes == v.layouts[t].sizes) out.push_back(i);
+  return out;
+}
+
+// A valid defining op of the plan's kind over `in`, or (when none exists for
+// `in`: select of rank 0, unsqueeze at rank 16, ...) a valid squeeze_copy.
+Op realize_defining_op(const OpPlan& p, const judge::Layout& in) {
+  Op op;
+  bool ok = true;
+  switch (p.kind) {
+    case kSliceOp:
+      ok = !in.sizes.empty();
+      if (ok) op = slice_op("", "", realize_slice(p.slice, in.sizes));
+      break;
+    case kSelectOp: op.kind = OpKind::SelectCopy, ok = realize_select(p.select, in, op); break;
+    case kUnsqueezeOp: op.kind = OpKind::UnsqueezeCopy, ok = realize_unsqueeze(p.unsqueeze, in, op); break;
+    case kViewOp: realize_view(p.view, in, op); break;
+    case kCloneOp: op.kind = OpKind::Clone; break;
+    case kCloneOrderOp: op.kind = OpKind::Clone, op.dim_order = realize_order(p.order, in); break;
+    default: ok = false; break;
+  }
+  if (!ok || !judge::op_result(op, in).error.empty()) {
+    op = Op{};
+    realize_squeeze(p.squeeze, in, op);
+  }
+  return op;
+}
+
+// copy_(t, s) that must fail: sizes differ, element counts agree when any two
+// values allow it (e.g. a value and its unsqueeze; `t` itself when it is one of
+// such a pair); else any value of other sizes; without one, a view_copy of the
+// wrong count.
+Op realize_bad_copy(const Values& v, size_t t, uint64_t k) {
+  std::vector<std::pair<size_t, size_t>> same_count;
+  std::vector<size_t> other_sizes;
+  for (size_t a = 0; a < v.size(); ++a)
+    for (size_t b = 0; b < v.size(); ++b) {
+      if (v.layouts[a].sizes == v.layouts[b].sizes) continue;
+      if (a == t) other_sizes.push_back(b);
+      if (numel_saturated(v.layouts[a].sizes) == numel_saturated(v.layouts[b].sizes))
+        same_count.push_back({a, b});
+    }
+  std::vector<std::pair<size_t, size_t>> with_t;
+  for (const auto& p : same_count)
+    if (p.first == t) with_t.push_back(p);
+  if (!with_t.empty()) same_count = with_t;
+  Op op;
+  if (same_count.empty() && other_sizes.empty()) {
+    op = realize_invalid_op(InvalidKind::ViewCountMismatch, k, v.layouts[t]);
+    op.src = v.names[t];
+    return op;
+  }
+  const auto [target, src] = same_count.empty() ? std::make_pair(t, other_sizes[k % other_sizes.size()])
+                                                : same_count[k % same_count.size()];
+  op.kind = OpKind::Copy;
+  op.target = v.names[target];
+  op.src = v.names[src];
+  return op;
+}
+
+// The sizes of an input with a 0 next to sizes past int32 (see view_ops_gen.h).
+std::vector<int64_t> huge_beside_zero(std::vector<int64_t> sizes, uint64_t k) {
+  const std::vector<int64_t> huge = huge_sizes();
+  const int64_t h = huge[k % huge.size()];
+  const size_t rank = sizes.size();
+  if (rank < 2) return (k / 8) & 1 ? std::vector<int64_t>{h, 0} : std::vector<int64_t>{0, h};
+  const size_t zero = (k / 8) % rank;
+  const size_t big = (zero + 1 + (k / 64) % (rank - 1)) % rank;
+  sizes[zero] = 0;
+  sizes[big] = h;
+  if (rank >= 3 && ((k / 1024) & 1)) {  // two sizes within int32 whose product is not
+    sizes[big] = 65536;
+    sizes[(big + 1) % rank == zero ? (big + 2) % rank : (big + 1) % rank] = 65537;
+  }
+  return sizes;
+}
+
+std::vector<std::string> realize_outputs(const Case& c, const Values& v, const OutputPlan& p) {
+  const size_t n = v.size(), latest = n - 1;
+  std::vector<int> users(n, 0);
+  for (const Op& op : c.ops)
+    for (const std::string& name : op_uses(op))
+      for (size_t i = 0; i < n; ++i)
+        if (v.names[i] == name) ++users[i];
+  std::vector<bool> chosen(n, false);
+  chosen[latest] = true;
+  std::vector<size_t> shared;
+  switch (p.kind.kind) {
+    case kOutLast: break;
+    case kOutPicks:
+      chosen[latest] = false;
+      for (uint64_t k : p.picks) chosen[k % n] = true;
+      break;
+    default:
+      for (size_t i = 0; i < n; ++i)
+        if (users[i] >= (p.kind.kind == kOutSeveralUsers ? 2 : 1) &&
+            (p.kind.kind == kOutSeveralUsers || v.alias_candidate[i]))
+          shared.push_back(i);
+      if (!shared.empty()) chosen[shared[p.kind.k % shared.size()]] = true;
+      break;
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n; ++i)
+    if (chosen[i]) out.push_back(v.names[i]);
+  return out;
+}
+
+Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int> dim_order,
+                  const std::vector<OpPlan>& plans, const InvalidPlan& invalid,
+                  const OutputPlan& outputs) {
+  Case c;
+  c.dtype = dtype;
+  c.sizes = std::move(sizes);
+  c.dim_order = std::move(dim_order);
+  Values v;
+  v.add(c.input, judge::Layout{c.sizes, c.effective_dim_order()}, -1, false, false);
+  size_t bad_at = invalid.present ? invalid.position % plans.size() : plans.size();
+  // copy_ of the same count: in the second half, where the values to pair are.
+  if (invalid.present && invalid.kind.kind == static_cast<size_t>(InvalidKind::CopySameCount))
+    bad_at = std::max(bad_at, plans.size() / 2);
+  for (size_t k = 0; k < plans.size(); ++k) {
+    const OpPlan& p = plans[k];
+    const size_t src = pick_source(v, p.source);
+    const judge::Layout& in = v.layouts[src];
+    Op op;
+    if (k == bad_at) {
+      const auto kind = static_cast<InvalidKind>(invalid.kind.kind);
+      op = kind == InvalidKind::CopySameCount
+               ? realize_bad_copy(v, pick_target(v, p.target, src), invalid.kind.k)
+               : realize_invalid_op(kind, invalid.kind.k, in);
+    } else if (p.kind == kAddOp || p.kind == kCopyOp) {
+      const size_t t = pick_target(v, p.target, src);
+      const std::vector<size_t> partners = same_sizes(v, t);
+      op.kind = p.kind == kCopyOp && !partners.empty() ? OpKind::Copy : OpKind::Add;
+      op.target = v.names[t];
+      if (op.kind == OpKind::Copy) op.src = v.names[partners[p.partner % partners.size()]];
+      else op.scalar = p.scalar;
+    } else {
+      op = realize_defining_op(p, in);
+    }
+    if (op_defines(op.kind)) {
+      if (op.src.empty()) op.src = v.names[src];
+      const size_t from = static_cast<size_t>(
+          std::find(v.names.begin(), v.names.end(), op.src) - v.names.begin());
+      op.result = generated_value_name(v.size() - 1);
+      judge::OpOutcome out = judge::op_result(op, v.layouts[from]);
+      // After a failing op nothing runs: the source's layout stands in for the
+      // result, only to keep later plans realisable.
+      v.add(op.result, out.error.empty() ? std::move(out.layout) : v.layouts[from],
+            static_cast<int>(from), op_is_view_copy(op.kind),
+            op.kind == OpKind::Clone && op.dim_order.has_value());
+    }
+    c.ops.push_back(std::move(op));
+  }
+  c.outputs = realize_outputs(c, v, outputs);
+  c.version = c.min_version();
+  return c;
+}
+
+}  // namespace
+
+rc::Gen<Case> genViewOpsCase() {
+  return rc::gen::exec([] {
+    // As genCase: the shape-independent program first (it shrinks while the
+    // input is still the one that failed), then the input under it.
+    const auto ops = *genNonEmptyList(kMaxGeneratedOps, genOpPlan());
+    const auto invalid = *genInvalidPlan();
+    const auto outputs = *genOutputPlan();
+    const ScalarType dtype = *genDtype();
+    const int rank = *genRank();
+    auto sizes = *genSizes(rank);
+    auto order = *genDimOrder(sizes);
+    const Pick huge = *genPick({100 - kHugeBesideZeroPercent, kHugeBesideZeroPercent});
+    if (huge.kind == 1) {
+      sizes = huge_beside_zero(std::move(sizes), huge.k);
+      if (sizes.size() != static_cast<size_t>(rank)) order.clear();
+    }
+    return realize_case(dtype, std::move(sizes), std::move(order), ops, invalid, outputs);
+  });
+}
+
+}  // namespace slicefuzz
