@@ -186,6 +186,9 @@ std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteR
   s += std::string("NEVER_GROWS_ARENA = ") + (r.never_grows_arena ? "True" : "False") + "\n";
   if (r.executed.empty())
     s += "# The rewrite path could not be executed: aliases sit at the pass's deltas.\n";
+  else if (r.called_directly)
+    s += "# The rewrite path died before its end: each alias sits where its alias prim op\n"
+         "# put it when called directly.\n";
   return s;
 }
 
