@@ -185,6 +185,18 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       edit(k.ops[i]);
       add(k);
     };
+    // The view-copy ops' edits: only where op i still runs (an op that now must
+    // fail would leave the minimised case with a broken op that says nothing).
+    auto with_running = [&](auto edit) {
+      Case k = c;
+      edit(k.ops[i]);
+      ProgramInfo ki;
+      AnalysisError ke;
+      if (analysed && info.failing_op != static_cast<int>(i) && analyze(k, budget, ki, ke) &&
+          ki.failing_op == static_cast<int>(i))
+        return;
+      add(k);
+    };
     // The source's sizes (the input's when the analysis cannot say).
     const int src = analysed && i < info.ops.size() ? info.ops[i].src : -1;
     const std::vector<int64_t>& src_sizes =
@@ -195,14 +207,14 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       // (still a view-copy op, so still a possible alias) or a clone. The finding
       // must keep its kind and its op's kind, so this succeeds where the op is a
       // bystander of the bug, never where it is the culprit.
-      with([](Op& o) {
+      with_running([](Op& o) {
         Op whole;
         whole.kind = OpKind::SliceCopy;
         whole.result = o.result;
         whole.src = o.src;
         o = whole;
       });
-      with([](Op& o) {
+      with_running([](Op& o) {
         Op clone;
         clone.kind = OpKind::Clone;
         clone.result = o.result;
@@ -224,38 +236,38 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
         break;
       case OpKind::SelectCopy: {
         const int d = judge::dim_index(static_cast<int>(rank), op.dim);
-        if (op.index < 0 && d >= 0) with([&](Op& o) { o.index += src_sizes[d]; });
-        if (op.index != 0) with([](Op& o) { o.index = 0; });
-        if (op.dim < 0) with([&](Op& o) { o.dim += rank; });
-        if (op.dim != 0) with([](Op& o) { o.dim = 0; });
+        if (op.index < 0 && d >= 0) with_running([&](Op& o) { o.index += src_sizes[d]; });
+        if (op.index != 0) with_running([](Op& o) { o.index = 0; });
+        if (op.dim < 0) with_running([&](Op& o) { o.dim += rank; });
+        if (op.dim != 0) with_running([](Op& o) { o.dim = 0; });
         break;
       }
       case OpKind::SqueezeCopy:
         for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)  // drop a dim
-          with([&](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
+          with_running([&](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
         for (size_t j = 0; j < op.ints.size(); ++j)
-          if (op.ints[j] < 0) with([&](Op& o) { o.ints[j] += std::max<int64_t>(rank, 1); });
+          if (op.ints[j] < 0) with_running([&](Op& o) { o.ints[j] += std::max<int64_t>(rank, 1); });
         break;
       case OpKind::UnsqueezeCopy:
-        if (op.dim < 0) with([&](Op& o) { o.dim += rank + 1; });
-        if (op.dim != 0) with([](Op& o) { o.dim = 0; });
+        if (op.dim < 0) with_running([&](Op& o) { o.dim += rank + 1; });
+        if (op.dim != 0) with_running([](Op& o) { o.dim = 0; });
         break;
       case OpKind::ViewCopy:
-        if (op.ints != src_sizes) with([&](Op& o) { o.ints = src_sizes; });  // no reshape at all
+        if (op.ints != src_sizes) with_running([&](Op& o) { o.ints = src_sizes; });  // no reshape at all
         for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)  // drop a size 1
           if (op.ints[j] == 1)
-            with([&](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
+            with_running([&](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
         for (size_t j = 0; j + 1 < op.ints.size(); ++j) {  // merge two neighbours
           const int64_t a = op.ints[j], b = op.ints[j + 1];
           if (a < 0 || b < 0 || (a > 0 && b > INT64_MAX / a)) continue;
-          with([&](Op& o) {
+          with_running([&](Op& o) {
             o.ints[j] = a * b;
             o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j) + 1);
           });
         }
         break;
       case OpKind::Clone:
-        if (op.dim_order) with([](Op& o) { o.dim_order.reset(); });
+        if (op.dim_order) with_running([](Op& o) { o.dim_order.reset(); });
         break;
       case OpKind::Add:
         if (op.scalar != 1) with([](Op& o) { o.scalar = 1; });
