@@ -27,8 +27,10 @@ Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_
                            Tensor& out);
 Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
                       ArrayRef<int64_t> size_int64_t, Tensor& out);
-Tensor& _clone_dim_order_out(KernelRuntimeContext& ctx, const Tensor& self, bool non_blocking,
-                             OptionalArrayRef<int64_t> dim_order, Tensor& out);
+// _clone_dim_order_out, or _to_dim_order_copy_out in a tree without it (CMakeLists.txt).
+Tensor& SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(KernelRuntimeContext& ctx, const Tensor& self,
+                                            bool non_blocking, OptionalArrayRef<int64_t> dim_order,
+                                            Tensor& out);
 }  // namespace torch::executor::native
 
 namespace slicefuzz::et_kernels {
@@ -92,7 +94,7 @@ Tensor& clone_dim_order(KernelRuntimeContext& ctx, const Tensor& in, const int64
   return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
     executorch::aten::OptionalArrayRef<int64_t> order;
     if (dim_order != nullptr) order = ArrayRef<int64_t>(dim_order, ndim_order);
-    native::_clone_dim_order_out(et_ctx, a, /*non_blocking=*/false, order, o);
+    native::SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(et_ctx, a, /*non_blocking=*/false, order, o);
   });
 }
 
