@@ -200,6 +200,27 @@ int view_copy_zero_and_inferred() {
   return verdict(crashed, "view_copy sizes [0, -1] divide by zero (crash) instead of an error");
 }
 
+// view_copy of an empty x [0] to [0, 65536, 32768]: ExecuTorch resizes out and
+// derives its int32 strides with dim_order_to_stride_nocheck
+// (runtime/core/exec_aten/util/dim_order_util.h:147), 65536 * 32768 overflows
+// (UB; in practice stride[0] wraps to INT32_MIN). torch's strides are int64:
+// (2147483648, 32768, 1). The program loader (tensor_parser_portable.cpp:144)
+// runs the same code for such a tensor in a .pte.
+int empty_tensor_stride_overflow() {
+  float in_data[1] = {0}, out_data[1] = {0};
+  Owned in(et::ScalarType::Float, {0}, {0}, in_data);
+  Owned out(et::ScalarType::Float, {0, 1, 1}, {0, 1, 2}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  const int64_t sizes[3] = {0, 65536, 32768};
+  torch::executor::native::view_copy_out(ctx, a, {sizes, 3}, o);
+  const long long stride0 = o.strides()[0];
+  std::printf("view_copy to [0, 65536, 32768]: error %d, stride[0] %lld (torch: 2147483648)\n",
+              static_cast<int>(ctx.failure_state()), stride0);
+  return verdict(ctx.failure_state() == executorch::runtime::Error::Ok && stride0 != 2147483648LL,
+                 "an empty tensor's int32 stride overflows (dim_order_to_stride)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -212,9 +233,11 @@ int main(int argc, char** argv) {
   if (!std::strcmp(name, "channels_last_select")) return channels_last_select();
   if (!std::strcmp(name, "channels_last_unsqueeze")) return channels_last_unsqueeze();
   if (!std::strcmp(name, "view_copy_zero_and_inferred")) return view_copy_zero_and_inferred();
+  if (!std::strcmp(name, "empty_tensor_stride_overflow")) return empty_tensor_stride_overflow();
   std::fprintf(stderr,
                "usage: et_known_defects channels_last_slice|huge_step|"
                "reduced_float_add_scalar|int64_add_overflow|channels_last_select|"
-               "channels_last_unsqueeze|view_copy_zero_and_inferred\n");
+               "channels_last_unsqueeze|view_copy_zero_and_inferred|"
+               "empty_tensor_stride_overflow\n");
   return 2;
 }
