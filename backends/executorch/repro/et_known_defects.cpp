@@ -34,6 +34,8 @@ Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_
                            Tensor& out);
 Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
                       executorch::aten::ArrayRef<int64_t> size_int64_t, Tensor& out);
+Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
+                              executorch::aten::ArrayRef<int64_t> dims, Tensor& out);
 }  // namespace torch::executor::native
 
 namespace {
@@ -221,6 +223,51 @@ int empty_tensor_stride_overflow() {
                  "an empty tensor's int32 stride overflows (dim_order_to_stride)");
 }
 
+// squeeze_copy.dims with a dim in [-2r, -r-1]: check_squeeze_copy_dims_args
+// (kernels/portable/cpu/util/copy_ops_util.cpp:522-523) adds the rank to a
+// negative dim and then hands the result to tensor_has_dim, which takes a
+// negative dim as counted from the end again: -7 on rank 4 becomes -3 and passes.
+// On rank >= 1, get_squeeze_copy_dims_out_target_size (copy_ops_util.cpp:555-556)
+// then calls in.size(-3): ET_CHECK, the process aborts. On rank 0 (dims [0, -2])
+// nothing else looks at the dim: the op succeeds. torch: "Dimension out of range".
+int squeeze_dims_out_of_range() {
+  bool rank0_accepted = false;
+  {
+    float in_data[1] = {0.5f}, out_data[1] = {-1};
+    Owned in(et::ScalarType::Float, {}, {}, in_data);
+    Owned out(et::ScalarType::Float, {}, {}, out_data);
+    KernelRuntimeContext ctx;
+    et::Tensor a = in.tensor(), o = out.tensor();
+    const int64_t dims[2] = {0, -2};
+    torch::executor::native::squeeze_copy_dims_out(ctx, a, {dims, 2}, o);
+    rank0_accepted = ctx.failure_state() == executorch::runtime::Error::Ok;
+    std::printf("rank 0, dims [0, -2]: error %d (torch: Dimension out of range)\n",
+                static_cast<int>(ctx.failure_state()));
+  }
+  std::fflush(stdout);
+  const pid_t child = fork();
+  if (child == 0) {
+    float in_data[1] = {0.5f}, out_data[1] = {-1};
+    Owned in(et::ScalarType::Float, {1, 1, 1, 1}, {0, 1, 2, 3}, in_data);
+    Owned out(et::ScalarType::Float, {1, 1, 1}, {0, 1, 2}, out_data);
+    KernelRuntimeContext ctx;
+    et::Tensor a = in.tensor(), o = out.tensor();
+    const int64_t dims[2] = {3, -7};
+    torch::executor::native::squeeze_copy_dims_out(ctx, a, {dims, 2}, o);
+    std::printf("rank 4, dims [3, -7]: returned, error %d\n", static_cast<int>(ctx.failure_state()));
+    std::fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  const bool aborted = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  if (aborted) std::printf("rank 4, dims [3, -7]: the process died (%s)\n",
+                           WIFSIGNALED(status) ? "signal" : "exit status");
+  return verdict(rank0_accepted || aborted,
+                 "squeeze_copy.dims takes a dim in [-2r, -r-1] as valid (accepted on rank 0, "
+                 "abort on rank >= 1)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -234,10 +281,11 @@ int main(int argc, char** argv) {
   if (!std::strcmp(name, "channels_last_unsqueeze")) return channels_last_unsqueeze();
   if (!std::strcmp(name, "view_copy_zero_and_inferred")) return view_copy_zero_and_inferred();
   if (!std::strcmp(name, "empty_tensor_stride_overflow")) return empty_tensor_stride_overflow();
+  if (!std::strcmp(name, "squeeze_dims_out_of_range")) return squeeze_dims_out_of_range();
   std::fprintf(stderr,
                "usage: et_known_defects channels_last_slice|huge_step|"
                "reduced_float_add_scalar|int64_add_overflow|channels_last_select|"
                "channels_last_unsqueeze|view_copy_zero_and_inferred|"
-               "empty_tensor_stride_overflow\n");
+               "empty_tensor_stride_overflow|squeeze_dims_out_of_range\n");
   return 2;
 }
