@@ -29,6 +29,7 @@ CaseSummary summarize(const CaseReport& report) {
   s.arena_bytes = report.arena_bytes;
   s.copy_arena_bytes = report.copy_arena_bytes;
   s.rules = report.rules;
+  s.decided = report.decided;
   s.unsupported = report.unsupported;
   return s;
 }
@@ -40,6 +41,8 @@ std::string encode_summary(const CaseSummary& s) {
     << '\n'
     << one_line(s.message) << '\n' << one_line(s.unsupported) << '\n';
   for (const std::string& r : s.rules) o << one_line(r) << '\n';
+  o << s.decided.size() << '\n';
+  for (const OpDecision& d : s.decided) o << d.alias << ' ' << one_line(d.op_kind) << '\n';
   return o.str();
 }
 
@@ -72,6 +75,17 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
     std::string r;
     std::getline(in, r);
     s.rules.push_back(r);
+  }
+  size_t ndecided = 0;
+  if (in >> ndecided) {
+    in.ignore(1);
+    for (size_t i = 0; i < ndecided && in; ++i) {
+      OpDecision d;
+      in >> d.alias;
+      in.ignore(1);
+      std::getline(in, d.op_kind);
+      s.decided.push_back(std::move(d));
+    }
   }
   return s;
 }

@@ -17,6 +17,7 @@ struct CaseSummary {
   int slices = 0, rewritten = 0, tolerated = 0;
   int64_t arena_bytes = 0, copy_arena_bytes = 0;
   std::vector<std::string> rules;  // decision rule tags
+  std::vector<OpDecision> decided;  // each decision's op kind and outcome
   std::string worker_log;  // a dead worker's report (SANITIZER, CRASH): frames for the signature
   std::string unsupported;  // UNSUPPORTED: the declared limit the case lies outside
 };

@@ -8,6 +8,34 @@
 
 namespace slicefuzz {
 
+void RewriteShares::add(const std::vector<OpDecision>& decided) {
+  for (const OpDecision& d : decided) {
+    auto& [n, aliased] = by_kind_[d.op_kind];
+    ++n;
+    aliased += d.alias;
+  }
+}
+
+std::string RewriteShares::text() const {
+  std::vector<std::string> order;
+  for (const OpKindInfo& row : kOpKinds)
+    if (by_kind_.count(row.name)) order.push_back(row.name);
+  for (const auto& [kind, counts] : by_kind_)
+    if (!op_kind_from_name(kind)) order.push_back(kind);
+  std::string s;
+  for (const std::string& kind : order) {
+    const auto& [n, aliased] = by_kind_.at(kind);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " %.0f%%", 100.0 * static_cast<double>(aliased) / static_cast<double>(n));
+    s += (s.empty() ? "" : " ") + kind + buf;
+  }
+  return s;
+}
+
+bool RewriteShares::only_slice_copy() const {
+  return by_kind_.empty() || (by_kind_.size() == 1 && by_kind_.count("slice_copy"));
+}
+
 bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> value_flags,
                   std::set<std::string> bool_flags, CommonOptions& out) {
   value_flags.insert({"--backend", "--max-bytes", "--jobs", "--timeout", "--known"});

@@ -12,6 +12,7 @@
 #include "harness/plan_codec.h"
 #include "harness/plan_picture.h"
 #include "oracles/judge_facts.h"
+#include "oracles/judge_layouts.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -23,6 +24,15 @@ std::string failing_path(const CaseSummary& s) {
   if (!s.failed) return {};
   size_t sp = s.message.find(" path: ");
   return sp == std::string::npos ? "worker" : s.message.substr(0, sp);
+}
+
+// What a decision made of its op, from the op table: the alias prim op
+// (et_slice, et_select, et_view) or the op itself, kept as a copy.
+std::string decision_label(const Case& c, const SliceDecision& d) {
+  if (d.op < 0 || d.op >= static_cast<int>(c.ops.size()))
+    return "op " + std::to_string(d.op) + "?";  // a pass's decision about no op of the case
+  const OpKind kind = c.ops[d.op].kind;
+  return d.alias ? op_alias_prim(kind) : op_kind_name(kind);
 }
 
 // Per path: "agrees with torch", the finding, or "not compared".
@@ -37,7 +47,7 @@ std::string path_status(const CaseSummary& s, const std::string& path, int order
   return path == "oracle" ? "torch and the naive reference agree" : "agrees with torch";
 }
 
-void write_json(const std::string& name, const ProgramInfo& info,
+void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
                 const RewritePlan& rw, const MemoryPlan& plan, const MemoryPlan& copy_plan,
                 const CaseSummary& s) {
   JsonWriter j;
@@ -47,7 +57,7 @@ void write_json(const std::string& name, const ProgramInfo& info,
     j.begin_object()
         .key("value").value(info.values[d.value].name)
         .key("op").value(d.op)
-        .key("decision").value(d.alias ? "et_slice" : "slice_copy")
+        .key("decision").value(decision_label(c, d))
         .key("reason").value(d.reason)
         .end_object();
   j.end_array();
@@ -78,27 +88,27 @@ void write_json(const std::string& name, const ProgramInfo& info,
 }
 
 // torch's view of `value` inside its root storage (the judge's facts, composed
-// along the alias chain): what the slice really reads, whatever the pass claimed.
+// along the alias chain): what the view-copy op really reads, whatever the pass
+// claimed. False where torch has no view (view_copy of elements that are not
+// row-major in memory) or the layout is unknown.
 bool view_in_root(const Case& c, const ProgramInfo& info, const RewritePlan& rw, int value,
                   judge::StridedView& out) {
   const ValueInfo& v = info.values[value];
   if (!v.known) return false;
   if (value >= static_cast<int>(rw.root.size()) || !rw.is_alias(value) || v.def_op < 0) {
-    out = {v.sizes, judge::strides_for(v.sizes, c.effective_dim_order()), 0};
+    out = {v.sizes, judge::strides_for(v.sizes, v.dim_order), 0};
     return true;
   }
   const Op& op = c.ops[v.def_op];
   const int src = info.ops[v.def_op].src;
-  if (op.kind != OpKind::SliceCopy || src < 0 || src == value) return false;
+  if (!op_is_view_copy(op.kind) || src < 0 || src == value) return false;
   judge::StridedView base;
   if (!view_in_root(c, info, rw, src, base)) return false;
-  const std::vector<int64_t>& sizes = info.values[src].sizes;
-  if (!judge::slice_error(static_cast<int>(sizes.size()), op.dim, op.step).empty()) return false;
-  const judge::SliceSpan span = judge::normalize_slice_args(sizes, op.dim, op.start, op.end, op.step);
-  out = base;
-  out.offset += span.start * base.strides[span.dim];
-  out.strides[span.dim] *= span.step;
-  out.sizes[span.dim] = span.length;
+  const judge::Layout in{info.values[src].sizes, info.values[src].dim_order};
+  if (!judge::op_result(op, in).error.empty()) return false;
+  std::optional<judge::StridedView> view = judge::op_view(op, base);
+  if (!view) return false;
+  out = *view;
   return true;
 }
 
@@ -110,13 +120,16 @@ bool picture_failure(const Case& c, const ProgramInfo& info, const RewritePlan& 
   f.label = std::string(finding_kind_name(s.kind)) + ": " + s.message;
   if (s.op < 0 || s.op >= static_cast<int>(info.ops.size())) return true;
   f.value = info.ops[s.op].result;
+  const OpKind kind = c.ops[s.op].kind;
+  f.op_word = kind == OpKind::SliceCopy ? "slice" : op_kind_name(kind);
+  if (op_is_view_copy(kind)) f.alias_prim = op_alias_prim(kind);
   judge::StridedView view;
   if (f.value < 0 || !view_in_root(c, info, rw, f.value, view)) return true;
   // Every element's offset, merged into byte runs; big views stay one band.
   int64_t n = 1;
   for (int64_t size : view.sizes) n *= size;
   if (n <= 0) return true;
-  const int64_t es = static_cast<int64_t>(element_size(c.dtype));
+  const int64_t es = static_cast<int64_t>(element_size(info.values[f.value].dtype));
   if (n > (int64_t{1} << 16)) {
     f.reads_truncated = true;
     return true;
@@ -145,6 +158,22 @@ bool picture_failure(const Case& c, const ProgramInfo& info, const RewritePlan& 
     f.reads_truncated = true;
   }
   return true;
+}
+
+// The legend's name for the plan's aliases: the alias prim ops the pass used
+// ("et_slice alias" when it used none or only et_slice).
+std::string alias_legend(const Case& c, const RewritePlan& rw) {
+  std::string prims;
+  for (const OpKindInfo& row : kOpKinds) {
+    if (row.alias_prim[0] == '\0' || prims.find(row.alias_prim) != std::string::npos) continue;
+    for (const SliceDecision& d : rw.decisions)
+      if (d.alias && d.op >= 0 && d.op < static_cast<int>(c.ops.size()) &&
+          op_alias_prim(c.ops[d.op].kind) == std::string_view(row.alias_prim)) {
+        prims += (prims.empty() ? "" : "/") + std::string(row.alias_prim);
+        break;
+      }
+  }
+  return (prims.empty() ? std::string("et_slice") : prims) + " alias";
 }
 
 }  // namespace
@@ -206,7 +235,7 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
   PictureFailure failure;
   const PictureFailure* marked = picture_failure(p.c, p.info, rw, s, failure) ? &failure : nullptr;
   if (marked && s.kind == FindingKind::ALIAS_VIOLATION && failure.value >= 0) {
-    // Where et_slice really put the alias: executed in a worker, as export does.
+    // Where the alias prim op really put the alias: executed in a worker, as export does.
     RewriteReplay replay;
     if (collect_rewrite_replay(p.c, backend, common.options, common.isolation, replay) &&
         static_cast<size_t>(failure.value) < replay.executed.size() &&
@@ -214,13 +243,14 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
       failure.executed_delta = replay.executed_delta[failure.value];
   }
   if (auto svg = args.get("--svg")) {
-    if (!write_file_atomic(*svg, plan_svg(file, p.info, rw, plan, &copy_plan, marked), error)) {
+    if (!write_file_atomic(*svg, plan_svg(file, p.info, rw, plan, &copy_plan, marked,
+                                         alias_legend(p.c, rw)), error)) {
       std::fprintf(stderr, "slicefuzz explain: %s\n", error.c_str());
       return 2;
     }
   }
   if (args.has("--json")) {
-    write_json(file, p.info, rw, plan, copy_plan, s);
+    write_json(file, p.c, p.info, rw, plan, copy_plan, s);
     return s.failed ? 1 : 0;
   }
 
@@ -231,10 +261,16 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
     std::printf("op %d must fail in every path (%s); nothing after it runs\n\n",
                 p.info.failing_op, p.info.failing_reason.c_str());
   std::printf("rewrite decisions:\n");
-  if (rw.decisions.empty()) std::printf("  (no slice_copy runs)\n");
+  if (rw.decisions.empty())
+    std::printf("  (no %s runs)\n", p.c.min_version() >= 2 ? "view-copy op" : "slice_copy");
+  int width = 10;  // the v1 labels' width (slice_copy): v1 explanations keep their columns
   for (const SliceDecision& d : rw.decisions)
-    std::printf("  op %d %-10s %s: %s\n", d.op, d.alias ? "et_slice" : "slice_copy",
-                p.info.values[d.value].name.c_str(), d.reason.c_str());
+    width = std::max(width, static_cast<int>(decision_label(p.c, d).size()));
+  for (const SliceDecision& d : rw.decisions)
+    std::printf("  op %d %-*s %s: %s\n", d.op, width, decision_label(p.c, d).c_str(),
+                d.value >= 0 && d.value < static_cast<int>(p.info.values.size())
+                    ? p.info.values[d.value].name.c_str() : "?",
+                d.reason.c_str());
   std::printf("\nmemory plan: arena %lld bytes with the rewrite, %lld bytes copy-only%s\n",
               static_cast<long long>(plan.arena_bytes), static_cast<long long>(copy_plan.arena_bytes),
               plan.arena_bytes > copy_plan.arena_bytes

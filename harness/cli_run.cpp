@@ -27,6 +27,7 @@ struct Campaign {
   int64_t cases = 0, findings = 0, known = 0, tolerated = 0, slices = 0, rewritten = 0;
   int64_t arena = 0, copy_arena = 0;
   std::map<std::string, int64_t> rules;      // decision rule -> count
+  RewriteShares shares;                      // per view-copy op kind
   std::map<std::string, int64_t> unsupported;  // declared limit -> cases refused
   std::map<std::string, int64_t> signatures;  // root-cause signature -> count
   // Each first-seen finding signature, mapped to its root-cause signature once
@@ -37,12 +38,14 @@ struct Campaign {
 void progress(const Campaign& c, double secs, bool final) {
   std::string rules;
   for (const auto& [rule, n] : c.rules) rules += " " + rule + "=" + std::to_string(n);
+  // The share per view-copy op kind once other kinds than slice_copy appear.
+  const std::string per_kind = c.shares.only_slice_copy() ? "" : " (" + c.shares.text() + ")";
   std::fprintf(stderr, "\r[run] %lld cases, %.0f cases/s, %lld findings (%zu root causes), "
-               "%.1f%% of %lld slices rewritten;%s%s",
+               "%.1f%% of %lld slices rewritten%s;%s%s",
                static_cast<long long>(c.cases), secs > 0 ? c.cases / secs : 0.0,
                static_cast<long long>(c.findings), c.signatures.size(),
                c.slices ? 100.0 * c.rewritten / c.slices : 0.0, static_cast<long long>(c.slices),
-               rules.c_str(), final ? "\n" : "   ");
+               per_kind.c_str(), rules.c_str(), final ? "\n" : "   ");
   std::fflush(stderr);
 }
 
@@ -158,6 +161,7 @@ int cli_run(int argc, char** argv) {
           ++camp.cases;
           camp.slices += s.slices;
           camp.rewritten += s.rewritten;
+          camp.shares.add(s.decided);
           camp.tolerated += s.tolerated;
           camp.arena += s.arena_bytes;
           camp.copy_arena += s.copy_arena_bytes;
@@ -205,11 +209,12 @@ int cli_run(int argc, char** argv) {
                 static_cast<long long>(camp.signatures[sig]), static_cast<long long>(index),
                 static_cast<long long>(seed), k ? "; upstream: " : "", k ? k->upstream.c_str() : "");
   }
-  std::printf("backend %s: %lld cases in %.1f s (%.0f cases/s); %lld slices, %.1f%% rewritten; "
+  const std::string per_kind = camp.shares.only_slice_copy() ? "" : " (" + camp.shares.text() + ")";
+  std::printf("backend %s: %lld cases in %.1f s (%.0f cases/s); %lld slices, %.1f%% rewritten%s; "
               "%lld tolerated findings; arena bytes %lld with the rewrite, %lld copy-only\n",
               common.backend->name.c_str(), static_cast<long long>(camp.cases), elapsed(),
               elapsed() > 0 ? camp.cases / elapsed() : 0.0, static_cast<long long>(camp.slices),
-              camp.slices ? 100.0 * camp.rewritten / camp.slices : 0.0,
+              camp.slices ? 100.0 * camp.rewritten / camp.slices : 0.0, per_kind.c_str(),
               static_cast<long long>(camp.tolerated), static_cast<long long>(camp.arena),
               static_cast<long long>(camp.copy_arena));
   int64_t n_unsupported = 0;

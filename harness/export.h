@@ -27,6 +27,9 @@ struct RewriteReplay {
   // Empty when the rewrite path could not be executed; the pass's deltas are used.
   std::vector<int64_t> executed_delta;
   std::vector<bool> executed;
+  // The rewrite path died before its end: executed_delta comes from calling each
+  // alias prim op directly (runtime-op mode), not from the run.
+  bool called_directly = false;
   bool never_grows_arena = false;
 };
 

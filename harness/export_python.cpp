@@ -1,10 +1,13 @@
 // `slicefuzz export --python`: the reproducer anyone with Debian's python3-torch
 // can run. It rebuilds the case with copy semantics and prints the expected
 // values; given the backend's rewrite (export.h), it replays the rewrite path with
-// torch views and exits 1 while the rewrite's bug shows.
+// torch views and exits 1 while the rewrite's bug shows. A version-1 case gets
+// the script it always had; a case that needs version 2 gets the per-value-layout
+// form (export_python_text.h), whose ops are written here from the op table.
 #include <map>
 
 #include "harness/export.h"
+#include "harness/export_python_text.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -13,6 +16,7 @@ namespace {
 
 using export_text::comment_block;
 using export_text::finding_line;
+namespace text = export_python_text;
 
 // Case names are identifiers but may be Python keywords or the script's own names.
 std::string py(const std::string& name) { return "v_" + name; }
@@ -27,244 +31,6 @@ std::string py_list(const std::vector<int64_t>& v) {
 
 std::string py_str(const std::string& s) { return "'" + s + "'"; }  // names: identifiers
 
-constexpr const char* kPythonPrelude = R"py(import sys
-import torch
-
-torch.set_num_threads(1)
-
-
-def fill(n, dtype):
-    """slicefuzz's documented input fill, by row-major element index i."""
-    i = torch.arange(n, dtype=torch.int64)
-    if dtype == torch.bool:
-        return i % 3 == 1
-    if dtype == torch.uint8:
-        return (i % 251).to(dtype)
-    if dtype in (torch.int8, torch.bfloat16):
-        return (i % 251 - 125).to(torch.float32 if dtype == torch.bfloat16 else torch.int64).to(dtype)
-    if dtype == torch.int16:
-        return (i % 32749 - 16374).to(dtype)
-    if dtype in (torch.int32, torch.int64):
-        return i.to(dtype)
-    if dtype == torch.float16:
-        return ((i % 2039 - 1019).to(torch.float32) / 2).to(dtype)
-    if dtype == torch.float32:
-        return (i % (1 << 22)).to(torch.float32) + 0.5
-    return i.to(torch.float64) + 0.25
-
-
-def empty_with_dim_order(sizes, dim_order, dtype):
-    """A fresh tensor whose memory order is dim_order (outermost first)."""
-    permuted = [sizes[d] for d in dim_order]
-    inverse = [0] * len(dim_order)
-    for i, d in enumerate(dim_order):
-        inverse[d] = i
-    return torch.empty(permuted, dtype=dtype).permute(inverse)
-
-
-def slice_view(t, dim, start, end, step):
-    """torch's view of aten::slice. libtorch 1.13 cannot take every int64, so
-    start/end are clamped into [-(size+1), size+1] and step into [1, max(size, 1)]
-    first: equivalent values (slicefuzz's oracle-domain adapter)."""
-    size = t.size(dim) if t.dim() > 0 and -t.dim() <= dim < t.dim() else 0
-    clamp = lambda v: None if v is None else max(-(size + 1), min(size + 1, v))
-    if step > 0:
-        step = min(step, max(size, 1))
-    return torch.ops.aten.slice(t, dim, clamp(start), clamp(end), step)
-
-
-def slice_copy(t, dim, start, end, step):
-    """aten::slice_copy with copy semantics."""
-    view = slice_view(t, dim, start, end, step)
-    out = empty_with_dim_order(list(view.shape), DIM_ORDER, t.dtype)
-    out.copy_(view)
-    return out
-
-
-def add_(t, k):
-    if t.dtype == torch.bool:  # slicefuzz defines bool add_ as addition mod 2
-        if k & 1:
-            t.logical_not_()
-    else:
-        t.add_(k)
-
-
-def copy_(dst, src):
-    if list(dst.shape) != list(src.shape):
-        raise RuntimeError("copy_: sizes differ (slicefuzz programs do not broadcast)")
-    dst.copy_(src.clone())
-
-
-def clone(t):
-    out = empty_with_dim_order(list(t.shape), DIM_ORDER, t.dtype)
-    out.copy_(t)
-    return out
-
-)py";
-
-// The rewrite path replayed with torch views over one arena tensor. Reads OPS,
-// PLACEMENT, ALIASED, OUTPUTS, INPUT, ARENA_BYTES, COPY_ONLY_ARENA_BYTES and
-// NEVER_GROWS_ARENA, which the exporter writes from the backend's own decisions.
-constexpr const char* kPythonReplay = R"py(
-
-def canonical_strides(sizes):
-    """The strides of a fresh tensor of `sizes` in DIM_ORDER (a size-0 dim counts
-    as 1, as ExecuTorch's dim_order_to_stride does): what et_slice gives its alias."""
-    strides, s = [0] * len(sizes), 1
-    for d in reversed(DIM_ORDER):
-        strides[d] = s
-        s *= max(sizes[d], 1)
-    return strides
-
-
-def first_difference(a, b):
-    """None when equal, else (index, a's element, b's element)."""
-    if list(a.shape) != list(b.shape):
-        return ('sizes', list(a.shape), list(b.shape))
-    ne = a != b
-    if not bool(ne.any()):
-        return None
-    idx = ne.nonzero()[0].tolist()
-    return (idx, a[tuple(idx)].item(), b[tuple(idx)].item())
-
-
-def run_copy(op, cv):
-    """One op with copy semantics on the dict of values cv."""
-    kind = op[0]
-    if kind == 'slice_copy':
-        cv[op[1]] = slice_copy(cv[op[2]], *op[3:])
-    elif kind == 'clone':
-        cv[op[1]] = clone(cv[op[2]])
-    elif kind == 'add_':
-        add_(cv[op[1]], op[2])
-    else:
-        copy_(cv[op[1]], cv[op[2]])
-
-
-def poison(t):
-    """Changes every element of t (NaN for floats, bits flipped otherwise)."""
-    if t.is_floating_point():
-        t.fill_(float('nan'))
-    elif t.dtype == torch.bool:
-        t.logical_not_()
-    else:
-        t.bitwise_not_()
-
-
-def replay():
-    """Runs the program both ways in lockstep: copy semantics, and the rewrite as
-    the arena holds it (one storage; each tensor at its planned offset, each alias
-    at its root's offset plus its delta). Returns the problems found."""
-    es = torch.empty(0, dtype=DTYPE).element_size()
-    arena = torch.zeros(max(1, -(-ARENA_BYTES // es)), dtype=DTYPE)
-    index = torch.arange(arena.numel(), dtype=torch.int64)
-    problems, reported = [], set()
-
-    def at(sizes, offset_bytes):
-        return torch.as_strided(arena, sizes, canonical_strides(sizes), offset_bytes // es)
-
-    def elements(t, root):
-        """The arena elements t covers, counted from its root's first element."""
-        e = torch.as_strided(index, t.shape, t.stride(), t.storage_offset()).flatten()
-        return (e - PLACEMENT[root][1] // es).tolist()
-
-    def brief(xs):
-        return str(xs[:8])[:-1] + (', ...]' if len(xs) > 8 else ']')
-
-    cv = {INPUT: empty_with_dim_order(SIZES, DIM_ORDER, DTYPE)}
-    cv[INPUT].copy_(fill(cv[INPUT].numel(), DTYPE).reshape(SIZES))
-    rv = {INPUT: at(SIZES, PLACEMENT[INPUT][1])}
-    rv[INPUT].copy_(cv[INPUT])
-    completed = True
-    for k, op in enumerate(OPS):
-        where = 'op %d `%s`' % (k, OP_TEXT[k])
-        try:
-            run_copy(op, cv)
-        except Exception as e:
-            print('%s raises with copy semantics (%s): compared up to it' % (where, str(e).splitlines()[0]))
-            completed = False
-            break
-        kind = op[0]
-        if kind == 'slice_copy':
-            view = slice_view(rv[op[2]], *op[3:])
-            sizes = list(view.shape)
-            if op[1] in ALIASED:
-                root, offset, nbytes = PLACEMENT[op[1]][:3]
-                delta, root_nbytes = offset - PLACEMENT[root][1], PLACEMENT[root][2]
-                if delta < 0 or delta + nbytes > root_nbytes:
-                    problems.append('%s: the et_slice alias %r covers bytes [%d, %d) of its root %r, '
-                                    'which has %d bytes: it leaves its root'
-                                    % (where, op[1], delta, delta + nbytes, root, root_nbytes))
-                    if offset < 0 or offset + nbytes > arena.numel() * es:
-                        completed = False
-                        break
-                alias = at(sizes, offset)
-                if view.numel() > 0 and elements(alias, root) != elements(view, root):
-                    problems.append('%s: the et_slice alias %r = as_strided(%r, %s, %s, +%d) covers '
-                                    'elements %s of its root %r, but the slice reads elements %s'
-                                    % (where, op[1], root, sizes, list(alias.stride()), delta // es,
-                                       brief(elements(alias, root)), root, brief(elements(view, root))))
-                rv[op[1]] = alias
-            else:
-                rv[op[1]] = at(sizes, PLACEMENT[op[1]][1])
-                rv[op[1]].copy_(view)
-        elif kind == 'clone':
-            rv[op[1]] = at(list(rv[op[2]].shape), PLACEMENT[op[1]][1])
-            rv[op[1]].copy_(rv[op[2]])
-        elif kind == 'add_':
-            add_(rv[op[1]], op[2])
-        else:
-            copy_(rv[op[1]], rv[op[2]])
-        step = k + 1
-        # Bytes whose planned lifetime ends here are the arena's again: mark them
-        # (every element changes), as the arena's ASan poisoning does, so an alias
-        # that still reads them shows it.
-        for name, (root, offset, nbytes, first, last) in PLACEMENT.items():
-            if root == name and last == step and name in rv and name not in OUTPUTS:
-                poison(rv[name])
-        # Every value the plan keeps for a later read must still hold what copy
-        # semantics says: a write through an alias, or bytes reused too early, shows here.
-        for name, (root, offset, nbytes, first, last) in PLACEMENT.items():
-            if first <= step < last and name in rv and name not in reported:
-                d = first_difference(rv[name], cv[name])
-                if d is not None:
-                    reported.add(name)
-                    how = (' (an alias of %r)' % root) if root != name else ''
-                    if root != name and PLACEMENT[root][4] <= step:
-                        how += (", whose planned lifetime ended at step %d: the arena gave its "
-                                "bytes away" % PLACEMENT[root][4])
-                    problems.append('after %s: %r%s holds %r at %s in the rewrite, copy semantics '
-                                    'gives %r' % (where, name, how, d[1], d[0], d[2]))
-    for name in OUTPUTS:
-        if completed:
-            d = first_difference(rv[name], cv[name])
-            if d is not None and name not in reported:
-                problems.append('output %r holds %r at %s in the rewrite, copy semantics gives %r'
-                                % (name, d[1], d[0], d[2]))
-        if name in ALIASED:
-            problems.append('output %r is an et_slice alias of %r: program outputs must stay '
-                            'copies (the runtime may repoint output buffers, and a caller '
-                            'writing its output would write %r)' % (name, PLACEMENT[name][0],
-                                                                  PLACEMENT[name][0]))
-    print('arena: %d bytes with the rewrite, %d bytes copy-only' % (ARENA_BYTES, COPY_ONLY_ARENA_BYTES))
-    if NEVER_GROWS_ARENA and ARENA_BYTES > COPY_ONLY_ARENA_BYTES:
-        problems.append('the rewrite grew the arena from %d to %d bytes, and the backend promises '
-                        'it never does' % (COPY_ONLY_ARENA_BYTES, ARENA_BYTES))
-    return problems
-
-
-problems = replay()
-print('slicefuzz finding:', FINDING)
-if problems:
-    print('REPRODUCED: the rewrite replayed with torch views differs from copy semantics:')
-    for p in problems:
-        print('  ' + p)
-    sys.exit(1)
-print('not reproduced: the rewrite replayed with torch views agrees with copy semantics')
-if FINDING.startswith('UNSOUND_REWRITE'):
-    print('(the rule the finding names is broken, but in this program no wrong value results)')
-)py";
-
 std::string py_op_tuple(const Op& op) {
   switch (op.kind) {
     case OpKind::SliceCopy:
@@ -274,20 +40,115 @@ std::string py_op_tuple(const Op& op) {
     case OpKind::Clone: return "('clone', " + py_str(op.result) + ", " + py_str(op.src) + ")";
     case OpKind::Add: return "('add_', " + py_str(op.target) + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Copy: return "('copy_', " + py_str(op.target) + ", " + py_str(op.src) + ")";
+    default: break;  // version-1 scripts hold version-1 ops only (layouts_form decides)
   }
   return "()";
 }
 
-// The tables the replay reads: the backend's plan, with each alias where et_slice
-// really put it when the rewrite path could be executed.
-std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteReplay& r) {
+// Per-value layouts: the arguments an op's Python function takes after its
+// source, written from the case (its own argument spellings, not the table's
+// column: each kind has different ones; a kind missing here warns (-Wswitch)).
+std::vector<std::string> py_args(const Op& op) {
+  switch (op.kind) {
+    case OpKind::SliceCopy:
+    case OpKind::Slice:
+      return {std::to_string(op.dim), py_opt(op.start), py_opt(op.end), std::to_string(op.step)};
+    case OpKind::SelectCopy:
+    case OpKind::Select: return {std::to_string(op.dim), std::to_string(op.index)};
+    case OpKind::SqueezeCopy:
+    case OpKind::ViewCopy: return {py_list(op.ints)};
+    case OpKind::UnsqueezeCopy: return {std::to_string(op.dim)};
+    case OpKind::Add:
+    case OpKind::AddOut: return {std::to_string(op.scalar)};
+    case OpKind::Clone:
+    case OpKind::Copy: return {};
+  }
+  return {};
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+// The dim order a defining op's result is laid out in: the judge's layout
+// (program_info.h), or clone's dim_order as written (so that a bad one fails in
+// the script too). "None" where the layout is unknown (the op must fail).
+std::string py_result_order(const Op& op, const ProgramInfo* info, int k) {
+  std::vector<int64_t> order;
+  if (op.kind == OpKind::Clone && op.dim_order) {
+    order.assign(op.dim_order->begin(), op.dim_order->end());
+    return py_list(order);
+  }
+  if (!info || k >= static_cast<int>(info->ops.size())) return "None";
+  const int r = info->ops[k].result;
+  if (r < 0 || !info->values[r].known) return "None";
+  order.assign(info->values[r].dim_order.begin(), info->values[r].dim_order.end());
+  return py_list(order);
+}
+
+// Per-value layouts: one op as a line of the script, `v_y = select_copy(v_x, 0, 1,
+// [0, 1])`. Copy ops are named as in the op table; the eager ops' functions are
+// view_slice, view_select and add_out (`slice` would shadow Python's builtin).
+std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
+  std::vector<std::string> args = py_args(op);
+  switch (op.kind) {
+    case OpKind::Add: return "add_(" + py(op.target) + ", " + join(args, ", ") + ")";
+    case OpKind::Copy: return "copy_(" + py(op.target) + ", " + py(op.src) + ")";
+    case OpKind::Slice:
+    case OpKind::Select:
+    case OpKind::AddOut: {
+      const char* fn = op.kind == OpKind::Slice ? "view_slice"
+                       : op.kind == OpKind::Select ? "view_select" : "add_out";
+      args.insert(args.begin(), py(op.src));
+      return py(op.result) + " = " + fn + "(" + join(args, ", ") + ")";
+    }
+    case OpKind::SliceCopy:
+    case OpKind::SelectCopy:
+    case OpKind::SqueezeCopy:
+    case OpKind::UnsqueezeCopy:
+    case OpKind::ViewCopy:
+    case OpKind::Clone: break;
+  }
+  args.insert(args.begin(), py(op.src));
+  args.push_back(py_result_order(op, info, k));
+  return py(op.result) + " = " + op_kind_name(op.kind) + "(" + join(args, ", ") + ")";
+}
+
+// Per-value layouts: the replay's op tuple (kind, defined or mutated value,
+// source, arguments, result dim order).
+std::string py_layout_tuple(const Op& op, const ProgramInfo& info, int k) {
+  const std::vector<std::string> args = py_args(op);
+  const std::string tuple_args = "(" + join(args, ", ") + (args.size() == 1 ? ",)" : ")");
+  const bool defines = op_defines(op.kind);
+  return "(" + py_str(op_kind_name(op.kind)) + ", " + py_str(defines ? op.result : op.target) +
+         ", " + (op.kind == OpKind::Add ? "None" : py_str(op.src)) + ", " + tuple_args + ", " +
+         (defines ? py_result_order(op, &info, k) : "None") + ")";
+}
+
+// The alias prim op that made `value` an alias (from the op table), "alias" when
+// the pass aliased an op that has none.
+std::string alias_prim_of(const Case& c, const ProgramInfo& info, int value) {
+  const int def = info.values[value].def_op;
+  if (def < 0 || def >= static_cast<int>(c.ops.size()) || !op_is_view_copy(c.ops[def].kind))
+    return "alias";
+  return op_alias_prim(c.ops[def].kind);
+}
+
+// The tables the replay reads: the backend's plan, with each alias where its
+// alias prim op really put it when the rewrite path could be executed.
+std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteReplay& r,
+                          bool layouts) {
   const RewritePlan& rw = r.plans.rewrite;
   const MemoryPlan& plan = r.plans.plan;
   std::map<int, int64_t> offset_of;
   for (const TensorPlacement& t : plan.tensors) offset_of[t.value] = t.offset;
   std::string s = "\n# The rewrite the backend's pass and planner made (asked by slicefuzz export).\n";
+  if (layouts) s += "# An op: (kind, value it defines or mutates, source, arguments, result dim order)\n";
   s += "OPS = [\n";
-  for (const Op& op : c.ops) s += "    " + py_op_tuple(op) + ",\n";
+  for (size_t k = 0; k < c.ops.size(); ++k)
+    s += "    " + (layouts ? py_layout_tuple(c.ops[k], info, static_cast<int>(k)) : py_op_tuple(c.ops[k])) + ",\n";
   s += "]\nOP_TEXT = ops\nINPUT = " + py_str(c.input) + "\nOUTPUTS = [";
   for (size_t i = 0; i < c.outputs.size(); ++i) s += (i ? ", " : "") + py_str(c.outputs[i]);
   s += "]\n# value: (root storage, arena byte offset, nbytes, first step, last step)\n";
@@ -300,26 +161,34 @@ std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteR
     int64_t offset = t.offset;
     std::string note;
     if (rw.is_alias(t.value)) {
-      aliased += py_str(info.values[t.value].name) + ", ";
+      const std::string prim = alias_prim_of(c, info, t.value);
+      aliased += py_str(info.values[t.value].name) + (layouts ? ": " + py_str(prim) : "") + ", ";
       if (static_cast<size_t>(t.value) < r.executed.size() && r.executed[t.value] &&
           offset_of.count(t.root)) {
         offset = offset_of[t.root] + r.executed_delta[t.value];
         if (r.executed_delta[t.value] != rw.delta_bytes[t.value])
-          note = "  # et_slice put it here; the pass planned +" +
-                 std::to_string(rw.delta_bytes[t.value]) + " bytes";
+          note = "  # " + (layouts ? prim : std::string("et_slice")) +
+                 " put it here; the pass planned +" + std::to_string(rw.delta_bytes[t.value]) +
+                 " bytes";
       }
     }
     s += "    " + py_str(info.values[t.value].name) + ": (" + py_str(info.values[t.root].name) +
          ", " + std::to_string(offset) + ", " + std::to_string(t.nbytes) + ", " +
          std::to_string(t.first_step) + ", " + std::to_string(t.last_step) + ")," + note + "\n";
   }
-  s += "}\nALIASED = " + (aliased.empty() ? std::string("set()") : "{" + aliased + "}") +
-       "  # values the pass made et_slice aliases\n";
+  if (layouts)
+    s += "}\nALIASED = {" + aliased + "}  # values the pass made aliases: their alias prim op\n";
+  else
+    s += "}\nALIASED = " + (aliased.empty() ? std::string("set()") : "{" + aliased + "}") +
+         "  # values the pass made et_slice aliases\n";
   s += "ARENA_BYTES = " + std::to_string(plan.arena_bytes) + "\n";
   s += "COPY_ONLY_ARENA_BYTES = " + std::to_string(r.plans.copy_plan.arena_bytes) + "\n";
   s += std::string("NEVER_GROWS_ARENA = ") + (r.never_grows_arena ? "True" : "False") + "\n";
   if (r.executed.empty())
     s += "# The rewrite path could not be executed: aliases sit at the pass's deltas.\n";
+  else if (r.called_directly)
+    s += "# The rewrite path died before its end: each alias sits where its alias prim op\n"
+         "# put it when called directly.\n";
   return s;
 }
 
@@ -329,6 +198,11 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
                           const RewriteReplay* replay) {
   ParseResult parsed = parse_case(print_case(c), "export");
   if (!parsed.ok) replay = nullptr;  // no value table to name the plan's tensors
+  // Values in layouts of their own (or eager views): the per-value-layout form.
+  const bool layouts = c.min_version() >= 2;
+  // Eager programs run copy semantics nowhere in the system under test (their
+  // backends are out of process or refuse them): nothing to replay.
+  if (c.has_eager_ops()) replay = nullptr;
   std::string s = "#!/usr/bin/python3\n";
   // Debian's interpreter by absolute path: another python3 first on PATH has no
   // torch (DESIGN section 7).
@@ -343,7 +217,16 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
   s += "\n# The system under test (backend '" + backend + "') reported:\n";
   s += comment_block(finding_line(f), "#   ");
   s += "# The case:\n" + comment_block(print_case(c), "#   ") + "\n";
-  s += kPythonPrelude;
+  s += text::kHead;
+  if (layouts) {
+    s += text::kLayoutOps;
+    s += text::kInPlaceOps;
+    s += text::kCloneAndEagerOps;
+  } else {
+    s += text::kSliceCopyV1;
+    s += text::kInPlaceOps;
+    s += text::kCloneV1;
+  }
   s += "DTYPE = torch." + std::string(scalar_type_name(c.dtype)) + "\n";
   s += "SIZES = " + py_list(c.sizes) + "\n";
   std::vector<int64_t> order;
@@ -360,6 +243,10 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const Op& op = c.ops[i];
     s += "    step = " + std::to_string(i) + "\n    ";
+    if (layouts) {
+      s += py_layout_call(op, parsed.ok ? &parsed.info : nullptr, static_cast<int>(i)) + "\n";
+      continue;
+    }
     switch (op.kind) {
       case OpKind::SliceCopy:
         s += py(op.result) + " = slice_copy(" + py(op.src) + ", " + std::to_string(op.dim) + ", " +
@@ -368,6 +255,7 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
       case OpKind::Clone: s += py(op.result) + " = clone(" + py(op.src) + ")\n"; break;
       case OpKind::Add: s += "add_(" + py(op.target) + ", " + std::to_string(op.scalar) + ")\n"; break;
       case OpKind::Copy: s += "copy_(" + py(op.target) + ", " + py(op.src) + ")\n"; break;
+      default: s += "pass  # not a version-1 op\n"; break;  // unreachable: layouts is set
     }
   }
   if (c.ops.empty()) s += "    pass\n";
@@ -384,8 +272,21 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
     s += "print('slicefuzz finding:', FINDING)\n";
     return s;
   }
-  s += replay_tables(c, parsed.info, *replay);
-  s += kPythonReplay;
+  s += replay_tables(c, parsed.info, *replay, layouts);
+  if (layouts) {
+    s += text::kCanonicalStrides;
+    s += text::kFirstDifference;
+    s += text::kRunCopy;
+    s += text::kPoison;
+    s += text::kReplay;
+  } else {
+    s += text::kCanonicalStridesV1;
+    s += text::kFirstDifference;
+    s += text::kRunCopyV1;
+    s += text::kPoison;
+    s += text::kReplayV1;
+  }
+  s += text::kReplayEnd;
   return s;
 }
 

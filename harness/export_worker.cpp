@@ -38,10 +38,10 @@ std::string list(const std::vector<int64_t>& v) {
 }
 
 // One op as eager PyTorch (slice args through the domain adapter, so the script
-// runs on libtorch 1.13 with values equivalent to the case's).
+// runs on libtorch 1.13 with values equivalent to the case's). Copy ops are their
+// view followed by .clone(); torch 1.13 has no squeeze.dims (squeeze_dims, one dim
+// at a time) and clone(dim_order=) is empty + permute + copy_ (clone_dim_order).
 std::string op_line(const Op& op, const ProgramInfo& info, int k) {
-  const bool is_bool = false;
-  (void)is_bool;
   const int src = info.ops[k].src;
   switch (op.kind) {
     case OpKind::SliceCopy:
@@ -56,15 +56,52 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k) {
              (op.kind == OpKind::SliceCopy ? ".clone()" : "");
     }
     case OpKind::Select:
+    case OpKind::SelectCopy:
       return op.result + " = torch.ops.aten.select(" + op.src + ", " + std::to_string(op.dim) +
-             ", " + std::to_string(op.index) + ")";
-    case OpKind::Clone: return op.result + " = " + op.src + ".clone()";
+             ", " + std::to_string(op.index) + ")" + (op.kind == OpKind::SelectCopy ? ".clone()" : "");
+    case OpKind::SqueezeCopy:
+      return op.result + " = squeeze_dims(" + op.src + ", " + list(op.ints) + ").clone()";
+    case OpKind::UnsqueezeCopy:
+      return op.result + " = torch.unsqueeze(" + op.src + ", " + std::to_string(op.dim) + ").clone()";
+    case OpKind::ViewCopy:
+      return op.result + " = torch.reshape(" + op.src + ", " + list(op.ints) + ").clone()";
+    case OpKind::Clone:
+      if (op.dim_order)
+        return op.result + " = clone_dim_order(" + op.src + ", " +
+               list(std::vector<int64_t>(op.dim_order->begin(), op.dim_order->end())) + ")";
+      return op.result + " = " + op.src + ".clone()";
     case OpKind::AddOut:
       return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Copy: return op.target + ".copy_(" + op.src + ".clone())  # source read whole first";
   }
   return "";
+}
+
+// Helpers only the ops that use them bring (a script without them is unchanged).
+std::string helpers_for(const Case& c) {
+  bool squeeze = false, clone_order = false;
+  for (const Op& op : c.ops) {
+    squeeze = squeeze || op.kind == OpKind::SqueezeCopy;
+    clone_order = clone_order || (op.kind == OpKind::Clone && op.dim_order);
+  }
+  std::string s;
+  if (squeeze)
+    s += "def squeeze_dims(t, dims):  # torch 1.13 has no squeeze.dims: one dim at a time, highest first\n"
+         "    span = max(t.dim(), 1)\n"
+         "    listed = [d + span if d < 0 else d for d in dims]\n"
+         "    if len(set(listed)) != len(listed):\n"
+         "        raise RuntimeError('squeeze_copy: a dim appears more than once')\n"
+         "    for d in sorted(listed, reverse=True):\n"
+         "        t = t.squeeze(d)\n"
+         "    return t\n\n\n";
+  if (clone_order)
+    s += "def clone_dim_order(t, dim_order):  # _clone_dim_order: a copy laid out in dim_order\n"
+         "    inverse = [dim_order.index(d) for d in range(t.dim())]\n"
+         "    out = torch.empty([t.shape[d] for d in dim_order], dtype=t.dtype).permute(inverse)\n"
+         "    out.copy_(t)\n"
+         "    return out\n\n\n";
+  return s;
 }
 }  // namespace
 
@@ -111,6 +148,7 @@ std::string export_python_worker(const Case& c, const ProgramInfo& info, const C
        "    return (t.logical_not_() if k & 1 else t) if t.dtype == torch.bool else t.add_(k)\n\n\n"
        "def add(t, k):\n"
        "    return (torch.logical_not(t) if k & 1 else t.clone()) if t.dtype == torch.bool else torch.add(t, k)\n\n\n";
+  s += helpers_for(c);
   s += "def f(" + c.input + "):\n";
   for (size_t k = 0; k < c.ops.size(); ++k) s += "    " + op_line(c.ops[k], info, static_cast<int>(k)) + "\n";
   std::vector<std::string> others;

@@ -7,22 +7,42 @@
 
 namespace slicefuzz {
 
+// One table for the finding kinds: the enum and its stable name (the same word;
+// written twice so that a grep for either finds the row). Everything that prints
+// or parses a kind reads this table. Append new kinds at the end: workers encode
+// a kind by its index.
+#define SLICEFUZZ_FINDING_KINDS(X)                                                        \
+  X(VALUE_MISMATCH, "VALUE_MISMATCH")                                                     \
+  X(ERROR_MISMATCH, "ERROR_MISMATCH")                                                     \
+  X(UNSOUND_REWRITE, "UNSOUND_REWRITE")                                                   \
+  X(MISSED_REWRITE, "MISSED_REWRITE")                                                     \
+  X(ALIAS_VIOLATION, "ALIAS_VIOLATION")                                                   \
+  X(PLAN_VIOLATION, "PLAN_VIOLATION")                                                     \
+  X(SANITIZER, "SANITIZER")                                                               \
+  X(CRASH, "CRASH")                                                                       \
+  X(TIMEOUT, "TIMEOUT")                                                                   \
+  X(PARSE_ERROR, "PARSE_ERROR")                                                           \
+  X(ORACLE_DISAGREEMENT, "ORACLE_DISAGREEMENT")                                           \
+  X(MEMORY_REGRESSION, "MEMORY_REGRESSION")                                               \
+  /* an out-of-process worker answered something that is not the protocol */             \
+  X(PROTOCOL_ERROR, "PROTOCOL_ERROR")
+
 enum class FindingKind {
-  VALUE_MISMATCH,
-  ERROR_MISMATCH,
-  UNSOUND_REWRITE,
-  MISSED_REWRITE,
-  ALIAS_VIOLATION,
-  PLAN_VIOLATION,
-  SANITIZER,
-  CRASH,
-  TIMEOUT,
-  PARSE_ERROR,
-  ORACLE_DISAGREEMENT,
-  MEMORY_REGRESSION,
-  PROTOCOL_ERROR,  // an out-of-process worker answered something that is not the protocol
+#define SLICEFUZZ_FINDING_ENUM(e, name) e,
+  SLICEFUZZ_FINDING_KINDS(SLICEFUZZ_FINDING_ENUM)
+#undef SLICEFUZZ_FINDING_ENUM
 };
 
+inline constexpr std::string_view kFindingKindNames[] = {
+#define SLICEFUZZ_FINDING_NAME(e, name) name,
+    SLICEFUZZ_FINDING_KINDS(SLICEFUZZ_FINDING_NAME)
+#undef SLICEFUZZ_FINDING_NAME
+};
+inline constexpr int kNumFindingKinds =
+    static_cast<int>(sizeof kFindingKindNames / sizeof kFindingKindNames[0]);
+
+// The kind's name; "UNKNOWN_FINDING" for a value outside the table (a corrupt
+// worker answer), never an out-of-bounds read.
 std::string_view finding_kind_name(FindingKind k);
 std::optional<FindingKind> parse_finding_kind(std::string_view name);
 

@@ -1,6 +1,8 @@
 #include "harness/minimizer.h"
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 
 #include "generators/mutator.h"
@@ -19,9 +21,108 @@ bool well_formed(const Case& c, int64_t budget) {
   return analyze(c, budget, info, err);
 }
 
-// Rewrites each slice's dim for a case whose dim `removed` was dropped; false if
-// some slice slices exactly that dim.
-bool drop_dim(Case& c, int removed) {
+// The input without its dim `removed`, in its dim order without that dim (taken
+// before the sizes shrink: an identity order spelled out of the old rank).
+void drop_input_dim(Case& c, int removed) {
+  std::vector<int> order;
+  for (int d : c.effective_dim_order())
+    if (d != removed) order.push_back(d > removed ? d - 1 : d);
+  c.sizes.erase(c.sizes.begin() + removed);
+  c.dim_order = order;
+  canonicalize(c);
+}
+
+// Drops the input's dim `removed`, following it through the program: per value,
+// where that dim is (-1 once it is gone: selected, squeezed or reshaped away),
+// and every op's dim arguments renumbered around it. False when an op works on
+// exactly that dim (slices or selects it) or a view_copy would need new sizes
+// (the dim has size > 1 there). Ops past the first failing one keep their text.
+bool drop_dim_through_layouts(Case& c, int removed, int64_t budget) {
+  ProgramInfo info;
+  AnalysisError err;
+  if (!analyze(c, budget, info, err)) return false;
+  std::vector<int> at(info.values.size(), -1);  // where the dropped dim is in each value
+  at[0] = removed;
+  auto renumber = [](int d, int gone) { return d > gone ? d - 1 : d; };
+  for (size_t k = 0; k < c.ops.size() && k < info.ops.size(); ++k) {
+    Op& op = c.ops[k];
+    const OpInfo& oi = info.ops[k];
+    if (op.kind == OpKind::Add) continue;  // no dims, no source, defines nothing
+    if (oi.src < 0 || !info.values[oi.src].known) break;
+    const int p = at[oi.src];
+    const std::vector<int64_t>& sizes = info.values[oi.src].sizes;
+    const int rank = static_cast<int>(sizes.size());
+    int result_at = p;  // slice_copy, clone, add and the in-place ops keep its place
+    if (p >= 0) {
+      switch (op.kind) {
+        case OpKind::SliceCopy:
+        case OpKind::Slice:
+        case OpKind::SelectCopy:
+        case OpKind::Select: {
+          const int d = judge::dim_index(rank, op.dim);
+          if (d < 0) break;  // an invalid dim: left as written
+          if (d == p) return false;
+          op.dim = renumber(d, p);
+          if (op.kind == OpKind::SelectCopy || op.kind == OpKind::Select) result_at = d < p ? p - 1 : p;
+          break;
+        }
+        case OpKind::SqueezeCopy: {
+          std::vector<int64_t> dims;
+          int squeezed_below = 0;
+          bool squeezed_it = false;
+          for (int64_t dim : op.ints) {
+            const int d = judge::dim_index(std::max(rank, 1), dim);
+            if (d < 0) {
+              dims.push_back(dim);
+              continue;
+            }
+            if (d == p) {  // the dim itself: gone from the input, so from the list
+              squeezed_it = sizes[d] == 1;
+              continue;
+            }
+            squeezed_below += d < p && sizes[d] == 1;
+            dims.push_back(renumber(d, p));
+          }
+          if (dims.empty()) return false;  // squeeze_copy needs a dim left to name
+          op.ints = dims;
+          result_at = squeezed_it ? -1 : p - squeezed_below;
+          break;
+        }
+        case OpKind::UnsqueezeCopy: {
+          const int d = judge::dim_index(rank + 1, op.dim);
+          if (d < 0) break;
+          op.dim = renumber(d, p);
+          result_at = d <= p ? p + 1 : p;
+          break;
+        }
+        case OpKind::ViewCopy:
+          if (sizes[p] != 1) return false;
+          result_at = -1;  // a size-1 dim: same elements, same view
+          break;
+        case OpKind::Clone:
+          if (op.dim_order) {
+            std::vector<int> order;
+            for (int d : *op.dim_order)
+              if (d != p) order.push_back(renumber(d, p));
+            op.dim_order = order;
+          }
+          break;
+        case OpKind::AddOut:
+        case OpKind::Add:
+        case OpKind::Copy: break;
+      }
+    }
+    if (oi.result >= 0) at[oi.result] = result_at;
+    if (static_cast<int>(k) == info.failing_op) break;
+  }
+  drop_input_dim(c, removed);
+  return true;
+}
+
+// Version 1: every value has the input's rank and dims, so each slice's dim is
+// renumbered directly (the minimiser's behaviour on version-1 cases is unchanged).
+bool drop_dim(Case& c, int removed, int64_t budget) {
+  if (c.min_version() >= 2) return drop_dim_through_layouts(c, removed, budget);
   const int rank = static_cast<int>(c.sizes.size());
   for (Op& op : c.ops) {
     if (op.kind != OpKind::SliceCopy) continue;
@@ -30,12 +131,7 @@ bool drop_dim(Case& c, int removed) {
     if (d == removed) return false;
     op.dim = d > removed ? d - 1 : d;
   }
-  c.sizes.erase(c.sizes.begin() + removed);
-  std::vector<int> order;
-  for (int d : c.effective_dim_order())
-    if (d != removed) order.push_back(d > removed ? d - 1 : d);
-  c.dim_order = order;
-  canonicalize(c);
+  drop_input_dim(c, removed);
   return true;
 }
 
@@ -51,7 +147,7 @@ bool has_empty_dim(const Case& c) {
 // on, so a finding seen on non-empty data is minimised on non-empty data. Empty
 // sizes are tried last, and only when the original case had an empty dim (then
 // emptiness may be the trigger, e.g. an empty alias outside its root).
-std::vector<Case> candidates(const Case& c, int64_t budget, bool allow_empty) {
+std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty) {
   std::vector<Case> out;
   auto add = [&](Case k) {
     canonicalize(k);
@@ -70,7 +166,7 @@ std::vector<Case> candidates(const Case& c, int64_t budget, bool allow_empty) {
   }
   for (int d = static_cast<int>(c.sizes.size()) - 1; d >= 0; --d) {  // reduce rank
     Case k = c;
-    if (drop_dim(k, d)) add(k);
+    if (drop_dim(k, d, budget)) add(k);
   }
   for (size_t d = 0; d < c.sizes.size(); ++d)  // shrink sizes toward 1
     for (int64_t s : {int64_t{1}, c.sizes[d] / 2, c.sizes[d] - 1})
@@ -79,6 +175,9 @@ std::vector<Case> candidates(const Case& c, int64_t budget, bool allow_empty) {
         k.sizes[d] = s;
         add(k);
       }
+  ProgramInfo info;
+  AnalysisError err;
+  const bool analysed = analyze(c, budget, info, err);
   for (size_t i = 0; i < c.ops.size(); ++i) {  // simplify arguments
     const Op& op = c.ops[i];
     auto with = [&](auto edit) {
@@ -86,22 +185,102 @@ std::vector<Case> candidates(const Case& c, int64_t budget, bool allow_empty) {
       edit(k.ops[i]);
       add(k);
     };
-    if (op.kind == OpKind::SliceCopy) {
-      if (op.start) with([](Op& o) { o.start.reset(); });
-      if (op.end) with([](Op& o) { o.end.reset(); });
-      if (op.start && *op.start != 0) with([](Op& o) { o.start = 0; });
-      if (op.start && (*op.start > 1 || *op.start < -1)) with([](Op& o) { o.start = *o.start / 2; });
-      if (op.end && (*op.end > 1 || *op.end < -1)) with([](Op& o) { o.end = *o.end / 2; });
-      if (op.step != 1) with([](Op& o) { o.step = 1; });
-      if (op.step > 2) with([](Op& o) { o.step = o.step / 2; });
-      if (op.dim < 0) with([&](Op& o) { o.dim += static_cast<int64_t>(c.sizes.size()); });
-      if (op.dim != 0) with([](Op& o) { o.dim = 0; });
-    }
-    if (op.kind == OpKind::Add && op.scalar != 1) with([](Op& o) { o.scalar = 1; });
-    if (op.kind == OpKind::Copy) {  // an in-place copy may be a clone in disguise
+    // The view-copy ops' edits: only where op i still runs (an op that now must
+    // fail would leave the minimised case with a broken op that says nothing).
+    auto with_running = [&](auto edit) {
       Case k = c;
-      k.ops.erase(k.ops.begin() + static_cast<std::ptrdiff_t>(i));
+      edit(k.ops[i]);
+      ProgramInfo ki;
+      AnalysisError ke;
+      if (analysed && info.failing_op != static_cast<int>(i) && analyze(k, budget, ki, ke) &&
+          ki.failing_op == static_cast<int>(i))
+        return;
       add(k);
+    };
+    // The source's sizes (the input's when the analysis cannot say).
+    const int src = analysed && i < info.ops.size() ? info.ops[i].src : -1;
+    const std::vector<int64_t>& src_sizes =
+        src >= 0 && info.values[src].known ? info.values[src].sizes : c.sizes;
+    const int64_t rank = static_cast<int64_t>(src_sizes.size());
+    if (op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy) {
+      // A simpler op in its place, from the same source: a whole-tensor slice_copy
+      // (still a view-copy op, so still a possible alias) or a clone. The finding
+      // must keep its kind and its op's kind, so this succeeds where the op is a
+      // bystander of the bug, never where it is the culprit.
+      with_running([](Op& o) {
+        Op whole;
+        whole.kind = OpKind::SliceCopy;
+        whole.result = o.result;
+        whole.src = o.src;
+        o = whole;
+      });
+      with_running([](Op& o) {
+        Op clone;
+        clone.kind = OpKind::Clone;
+        clone.result = o.result;
+        clone.src = o.src;
+        o = clone;
+      });
+    }
+    switch (op.kind) {
+      case OpKind::SliceCopy:
+        if (op.start) with([](Op& o) { o.start.reset(); });
+        if (op.end) with([](Op& o) { o.end.reset(); });
+        if (op.start && *op.start != 0) with([](Op& o) { o.start = 0; });
+        if (op.start && (*op.start > 1 || *op.start < -1)) with([](Op& o) { o.start = *o.start / 2; });
+        if (op.end && (*op.end > 1 || *op.end < -1)) with([](Op& o) { o.end = *o.end / 2; });
+        if (op.step != 1) with([](Op& o) { o.step = 1; });
+        if (op.step > 2) with([](Op& o) { o.step = o.step / 2; });
+        if (op.dim < 0) with([&](Op& o) { o.dim += rank; });
+        if (op.dim != 0) with([](Op& o) { o.dim = 0; });
+        break;
+      case OpKind::SelectCopy: {
+        const int d = judge::dim_index(static_cast<int>(rank), op.dim);
+        if (op.index < 0 && d >= 0) with_running([&](Op& o) { o.index += src_sizes[d]; });
+        if (op.index != 0) with_running([](Op& o) { o.index = 0; });
+        if (op.dim < 0) with_running([&](Op& o) { o.dim += rank; });
+        if (op.dim != 0) with_running([](Op& o) { o.dim = 0; });
+        break;
+      }
+      case OpKind::SqueezeCopy:
+        for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)  // drop a dim
+          with_running([&](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
+        for (size_t j = 0; j < op.ints.size(); ++j)
+          if (op.ints[j] < 0) with_running([&](Op& o) { o.ints[j] += std::max<int64_t>(rank, 1); });
+        break;
+      case OpKind::UnsqueezeCopy:
+        if (op.dim < 0) with_running([&](Op& o) { o.dim += rank + 1; });
+        if (op.dim != 0) with_running([](Op& o) { o.dim = 0; });
+        break;
+      case OpKind::ViewCopy:
+        if (op.ints != src_sizes) with_running([&](Op& o) { o.ints = src_sizes; });  // no reshape at all
+        for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)  // drop a size 1
+          if (op.ints[j] == 1)
+            with_running([&](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
+        for (size_t j = 0; j + 1 < op.ints.size(); ++j) {  // merge two neighbours
+          const int64_t a = op.ints[j], b = op.ints[j + 1];
+          if (a < 0 || b < 0 || (a > 0 && b > INT64_MAX / a)) continue;
+          with_running([&](Op& o) {
+            o.ints[j] = a * b;
+            o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+          });
+        }
+        break;
+      case OpKind::Clone:
+        if (op.dim_order) with_running([](Op& o) { o.dim_order.reset(); });
+        break;
+      case OpKind::Add:
+        if (op.scalar != 1) with([](Op& o) { o.scalar = 1; });
+        break;
+      case OpKind::Copy: {  // an in-place copy may be a clone in disguise
+        Case k = c;
+        k.ops.erase(k.ops.begin() + static_cast<std::ptrdiff_t>(i));
+        add(k);
+        break;
+      }
+      case OpKind::Slice:
+      case OpKind::Select:
+      case OpKind::AddOut: break;  // eager programs: shrunk by dropping ops and sizes
     }
   }
   if (!c.dim_order.empty()) {
@@ -130,6 +309,10 @@ std::string finding_op_kind(const Case& c, const CaseSummary& s) {
 }
 
 }  // namespace
+
+std::vector<Case> minimize_candidates(const Case& c, int64_t byte_budget, bool allow_empty) {
+  return candidates_of(c, byte_budget, allow_empty);
+}
 
 MinimizeResult minimize_case(const Case& original, const Backend& backend,
                              const RunOptions& options, const IsolationOptions& isolation,
@@ -162,7 +345,7 @@ MinimizeResult minimize_case(const Case& original, const Backend& backend,
       res.timed_out = true;
       break;
     }
-    std::vector<Case> cands = candidates(res.minimized, options.byte_budget, allow_empty);
+    std::vector<Case> cands = candidates_of(res.minimized, options.byte_budget, allow_empty);
     run_jobs(cands.size(), job, [&](size_t i) { return print_case(cands[i]); },
              [&](size_t i, const JobOutcome& o) {
                ++res.candidates;

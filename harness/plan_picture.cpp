@@ -84,12 +84,12 @@ std::string plan_text_picture(const ProgramInfo& info, const RewritePlan& rewrit
         if (p.value == failure->value) t = &p;
       if (t) {
         const int64_t delta = rewrite.delta_bytes[t->value];
-        out += "  the slice reads bytes " + ranges_text(*failure) + " of '" +
+        out += "  the " + failure->op_word + " reads bytes " + ranges_text(*failure) + " of '" +
                info.values[t->root].name + "' (" + std::to_string(failure->reads.size()) +
                " runs); the alias '" + info.values[t->value].name + "' claims [" +
                std::to_string(delta) + ", " + std::to_string(delta + t->nbytes) + ")" +
                (failure->executed_delta >= 0 && failure->executed_delta != delta
-                    ? "; et_slice put it at [" + std::to_string(failure->executed_delta) + ", " +
+                    ? "; " + failure->alias_prim + " put it at [" + std::to_string(failure->executed_delta) + ", " +
                           std::to_string(failure->executed_delta + t->nbytes) + ")"
                     : "") +
                "\n";
@@ -181,8 +181,9 @@ void draw_plan(std::string& s, const Panel& p, const std::string& heading, const
           const double ry = p.y_of(root_offset + b);
           std::snprintf(buf, sizeof buf,
                         "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"url(#bad)\" "
-                        "stroke=\"#d00000\" stroke-width=\"0.5\"><title>the slice reads bytes "
+                        "stroke=\"#d00000\" stroke-width=\"0.5\"><title>the %s reads bytes "
                         "[%lld, %lld) of its root</title></rect>\n",
+                        failure->op_word.c_str(),
                         x0 + full_w * 0.5, ry, full_w * 0.5 - 2,
                         std::max(1.0, p.y_of(root_offset + e) - ry), static_cast<long long>(b),
                         static_cast<long long>(e));
@@ -193,8 +194,9 @@ void draw_plan(std::string& s, const Panel& p, const std::string& heading, const
           const double ey = p.y_of(root_offset + failure->executed_delta);
           std::snprintf(buf, sizeof buf,
                         "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" "
-                        "stroke=\"#d00000\" stroke-width=\"2\"><title>where et_slice put the "
+                        "stroke=\"#d00000\" stroke-width=\"2\"><title>where %s put the "
                         "alias: +%lld bytes</title></rect>\n",
+                        failure->alias_prim.c_str(),
                         x0 + 1, ey, full_w - 2,
                         std::max(2.0, p.y_of(root_offset + failure->executed_delta + t.nbytes) - ey),
                         static_cast<long long>(failure->executed_delta));
@@ -217,7 +219,8 @@ void draw_plan(std::string& s, const Panel& p, const std::string& heading, const
 
 std::string plan_svg(const std::string& title, const ProgramInfo& info,
                      const RewritePlan& rewrite, const MemoryPlan& plan,
-                     const MemoryPlan* copy_plan, const PictureFailure* failure) {
+                     const MemoryPlan* copy_plan, const PictureFailure* failure,
+                     const std::string& alias_legend) {
   const double left = 80, top = failure ? 76 : 56, height = 360;
   const double main_w = copy_plan ? 560 : 640, copy_w = 300, gap = 70;
   const double total_w = left + main_w + (copy_plan ? gap + copy_w : 0) + 30;
@@ -269,10 +272,10 @@ std::string plan_svg(const std::string& title, const ProgramInfo& info,
                 "<text x=\"216\" y=\"9\">lifetime extended by aliases</text>"
                 "<rect y=\"18\" width=\"12\" height=\"10\" fill=\"#8ecae6\" "
                 "stroke-dasharray=\"4 2\" stroke=\"#023047\"/>"
-                "<text x=\"16\" y=\"27\">et_slice alias (the block it claims)</text>"
+                "<text x=\"16\" y=\"27\">%s (the block it claims)</text>"
                 "<rect x=\"300\" y=\"18\" width=\"12\" height=\"10\" fill=\"url(#bad)\"/>"
-                "<text x=\"316\" y=\"27\">what the failing slice really reads</text></g>\n</svg>\n",
-                left, legend_y);
+                "<text x=\"316\" y=\"27\">what the failing %s really reads</text></g>\n</svg>\n",
+                left, legend_y, alias_legend.c_str(), failure ? failure->op_word.c_str() : "slice");
   s += buf;
   return s;
 }

@@ -26,6 +26,11 @@ struct PictureFailure {
   // Where the backend's et_slice really put the alias (bytes from its root), when
   // that differs from the plan's delta (ALIAS_VIOLATION); -1: not known.
   int64_t executed_delta = -1;
+  // Names from the op table for the failing op: what reads ("slice" for
+  // slice_copy, else the op's name, e.g. "select_copy") and the alias prim op
+  // that placed the alias ("et_slice", "et_select", "et_view").
+  std::string op_word = "slice";
+  std::string alias_prim = "et_slice";
 };
 
 // Text: one row per tensor, one column per step.
@@ -38,10 +43,12 @@ std::string plan_text_picture(const ProgramInfo& info, const RewritePlan& rewrit
                               const PictureFailure* failure = nullptr);
 
 // A standalone SVG document: the rewrite plan, and the copy-only plan beside it
-// on the same byte scale when given.
+// on the same byte scale when given. `alias_legend` names the plan's aliases in
+// the legend (the alias prim ops the pass used, e.g. "et_select/et_view alias").
 std::string plan_svg(const std::string& title, const ProgramInfo& info,
                      const RewritePlan& rewrite, const MemoryPlan& plan,
                      const MemoryPlan* copy_plan = nullptr,
-                     const PictureFailure* failure = nullptr);
+                     const PictureFailure* failure = nullptr,
+                     const std::string& alias_legend = "et_slice alias");
 
 }  // namespace slicefuzz

@@ -272,6 +272,10 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
   for (const SliceDecision& d : rewrite.decisions) {
     report.rewritten += d.alias;
     report.rules.push_back(d.rule);
+    report.decided.push_back({d.op >= 0 && d.op < static_cast<int>(c.ops.size())
+                                  ? op_kind_name(c.ops[d.op].kind)
+                                  : "op " + std::to_string(d.op) + "?",
+                              d.alias});
   }
   std::vector<int> aliased_ops;
   for (const SliceDecision& d : rewrite.decisions)

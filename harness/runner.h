@@ -23,6 +23,14 @@ struct RunOptions {
   bool provenance_shadow = true;
 };
 
+// One view-copy op's rewrite decision, for the share rewritten per op kind
+// (`slicefuzz check` and `run`): the op's kind as the op table names it, and
+// whether the pass made it an alias.
+struct OpDecision {
+  std::string op_kind;
+  bool alias = false;
+};
+
 struct CaseReport {
   std::vector<Finding> findings;  // in the order found; see first_failure()
   int slices = 0;                 // view-copy ops in the program (slice_copy, select_copy, ...)
@@ -30,6 +38,7 @@ struct CaseReport {
   int64_t arena_bytes = 0;        // the rewrite path's arena
   int64_t copy_arena_bytes = 0;   // the same program planned without aliases
   std::vector<std::string> rules;  // each view-copy decision's rule tag, in op order
+  std::vector<OpDecision> decided;  // each decision's op kind and outcome, in op order
   // UNSUPPORTED (DESIGN 3): the backend refused the case, which lies outside the
   // limits it declares; the reason it gives. The refusal is then tolerated.
   std::string unsupported;

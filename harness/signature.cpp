@@ -27,6 +27,7 @@ std::string cause_of(FindingKind kind, const std::string& m) {
     if (has(m, "program output")) return "program-output";
     if (has(m, "mutated in place")) return "alias-mutated";
     if (has(m, "is written by op")) return "root-written-while-read";
+    if (has(m, "layout is not what the op must produce")) return "layout";  // rule 5
   }
   if (kind == FindingKind::PLAN_VIOLATION) {
     if (has(m, "outside its root")) return "alias-outside-root";

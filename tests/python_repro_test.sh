@@ -45,6 +45,18 @@ expect faulty-density-step corpus/seeds/rewrite_step_gaps_blocked.case 1 "covers
 expect faulty-lifetime corpus/seeds/memory_root_kept_alive.case 1 "planned lifetime ended"
 # et_slice's own pointer (runtime-op mode), not the pass's delta.
 expect faulty-stride0-offset corpus/seeds/rewrite_wrong_stride_offset.case 1 "REPRODUCED"
+# Version 2: the per-value-layout form replays et_select and et_view aliases.
+# An output with two users aliased (PR 3602's next-node rule).
+expect faulty-output-next-node corpus/regression/select_output_with_two_users.case 1 "output 'y' is an et_select alias of 'x'"
+# et_view without its guard on a channels-last input: the alias covers the wrong elements.
+expect faulty-view-nondense corpus/regression/view_copy_of_channels_last_input.case 1 "the et_view alias 'y' = as_strided('x', [3, 4], [4, 1], +0) covers elements [0, 1, 2, 3, 4, 5, 6, 7, ...] of its root 'x', but view_copy reads elements [0, 3, 6, 9, 1, 4, 7, 10, ...]"
+# et_select's pointer from an unnormalised negative index: the rewrite path dies on
+# the poisoned arena, so the alias sits where et_select puts it when called directly.
+expect faulty-select-negative-index corpus/regression/select_negative_index_alias.case 1 "the et_select alias 'y' covers bytes [-16, 0) of its root 'b'"
+for c in chain_mixed_kinds_all_aliases mutation_through_alias_of_alias root_written_while_alias_of_alias_read \
+         clone_dim_order_then_selects view_of_slice_alias_of_alias squeeze_error_repeated_dim; do
+  expect reference "corpus/seeds/v2-ops/$c.case" 0
+done
 # The same cases on the reference backend: the replay agrees with copy semantics.
 for c in rewrite_slice_mutated_add rewrite_output_slice rewrite_step_gaps_blocked memory_root_kept_alive \
          rewrite_wrong_stride_offset design_example rewrite_kv_cache_update; do

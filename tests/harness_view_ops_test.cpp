@@ -1,0 +1,411 @@
+// The harness's user-facing pieces on the view-copy ops (case format version 2),
+// without running the system under test: signature labels from the op table,
+// finding kinds from their table, the per-kind rewrite share, the minimiser's
+// candidates, the pictures' labels, and both reproducers (the Python scripts run
+// with Debian's torch 1.13, the rewrite replay on hand-made plans).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "harness/cli_common.h"
+#include "harness/export.h"
+#include "harness/export_worker.h"
+#include "harness/minimizer.h"
+#include "harness/plan_picture.h"
+#include "harness/signature.h"
+#include "program/case_format.h"
+
+namespace slicefuzz {
+namespace {
+
+Case parsed(const std::string& text) {
+  ParseResult p = parse_case(text);
+  EXPECT_TRUE(p.ok) << p.error << "\n" << text;
+  return p.c;
+}
+
+// One program per op kind whose op 1 is that kind: a new row in the op table
+// without a line here fails EveryOpKindHasItsOwnLabel.
+const std::map<std::string, std::string> kOneOpOfEachKind = {
+    {"slice_copy", "y = slice_copy(t, dim=0, start=None, end=None, step=1)"},
+    {"add_", "add_(t, 1)"},
+    {"clone", "y = clone(t, dim_order=[1, 0])"},
+    {"copy_", "copy_(t, x)"},
+    {"slice", "y = slice(t, dim=0, start=0, end=1, step=1)"},
+    {"select", "y = select(t, dim=0, index=0)"},
+    {"add", "y = add(t, 1)"},
+    {"select_copy", "y = select_copy(t, dim=1, index=-1)"},
+    {"squeeze_copy", "y = squeeze_copy(t, dims=[0])"},
+    {"unsqueeze_copy", "y = unsqueeze_copy(t, dim=-1)"},
+    {"view_copy", "y = view_copy(t, sizes=[-1])"},
+};
+
+Case one_op_case(const std::string& line) {
+  return parsed("slicefuzz-case 2\ndtype float32\ninput x [1, 3]\nt = clone(x)\n" + line +
+                "\noutput t\n");
+}
+
+CaseSummary finding_at(FindingKind kind, int op, const std::string& message) {
+  CaseSummary f;
+  f.failed = true;
+  f.kind = kind;
+  f.op = op;
+  f.message = message;
+  return f;
+}
+
+TEST(ViewOpsSignature, EveryOpKindHasItsOwnLabel) {
+  for (const OpKindInfo& row : kOpKinds) {
+    auto it = kOneOpOfEachKind.find(row.name);
+    ASSERT_NE(it, kOneOpOfEachKind.end()) << "no test program for op kind " << row.name;
+    const Case c = one_op_case(it->second);
+    ASSERT_EQ(c.ops[1].kind, row.kind);
+    EXPECT_EQ(finding_signature(c, finding_at(FindingKind::VALUE_MISMATCH, 1, "copy path: element 0")),
+              "VALUE_MISMATCH:" + std::string(row.name) + ":copy:contiguous");
+    EXPECT_EQ(finding_signature(c, finding_at(FindingKind::ERROR_MISMATCH, 1, "rewrite path: raised")),
+              "ERROR_MISMATCH:" + std::string(row.name) + ":rewrite");
+  }
+}
+
+TEST(ViewOpsSignature, AliasPrimOpContractChecksAndLayoutRuleAreTheirOwnCauses) {
+  const Case c = one_op_case("y = view_copy(t, sizes=[3])");
+  EXPECT_EQ(finding_signature(c, finding_at(FindingKind::ALIAS_VIOLATION, 1,
+                                            "et_view path: op 1 `y = view_copy(t, sizes=[3])` ...")),
+            "ALIAS_VIOLATION:view_copy:et_view");
+  EXPECT_EQ(finding_signature(
+                c, finding_at(FindingKind::UNSOUND_REWRITE, 1,
+                              "rewrite path: op 1 was rewritten to et_view (pass: ...) but it must "
+                              "stay a copy: the result's layout is not what the op must produce")),
+            "UNSOUND_REWRITE:view_copy:rewrite:layout");
+  EXPECT_EQ(finding_signature(c, finding_at(FindingKind::PLAN_VIOLATION, -1, "rewrite path: x")),
+            "PLAN_VIOLATION:program:rewrite");
+}
+
+TEST(FindingKinds, EveryNameRoundTripsAndABadValueIsNamedAsSuch) {
+  ASSERT_EQ(kNumFindingKinds, static_cast<int>(FindingKind::PROTOCOL_ERROR) + 1);
+  for (int i = 0; i < kNumFindingKinds; ++i) {
+    const auto kind = static_cast<FindingKind>(i);
+    EXPECT_EQ(parse_finding_kind(finding_kind_name(kind)), kind);
+  }
+  EXPECT_EQ(finding_kind_name(FindingKind::ORACLE_DISAGREEMENT), "ORACLE_DISAGREEMENT");
+  EXPECT_EQ(finding_kind_name(static_cast<FindingKind>(kNumFindingKinds)), "UNKNOWN_FINDING");
+  EXPECT_FALSE(parse_finding_kind("UNKNOWN_FINDING"));
+}
+
+TEST(RewriteShares, PerKindInTableOrderAndVersionOneWording) {
+  RewriteShares shares;
+  EXPECT_TRUE(shares.only_slice_copy());
+  EXPECT_EQ(shares.text(), "");
+  shares.add({{"slice_copy", true}, {"slice_copy", false}, {"slice_copy", false}});
+  EXPECT_TRUE(shares.only_slice_copy());
+  EXPECT_EQ(shares.text(), "slice_copy 33%");
+  shares.add({{"view_copy", true}, {"select_copy", false}, {"view_copy", true}, {"op 9?", true}});
+  EXPECT_FALSE(shares.only_slice_copy());
+  EXPECT_EQ(shares.text(), "slice_copy 33% select_copy 0% view_copy 100% op 9? 100%");
+}
+
+// The case every export test uses: each new op, per-value layouts (a clone into
+// another dim order, then a squeeze of it).
+constexpr const char* kEveryNewOp = R"(slicefuzz-case 2
+dtype float32
+input x [2, 1, 3]
+a = select_copy(x, dim=0, index=-1)
+b = squeeze_copy(a, dims=[0])
+c = unsqueeze_copy(b, dim=1)
+d = view_copy(c, sizes=[-1])
+e = clone(x, dim_order=[2, 0, 1])
+f = squeeze_copy(e, dim=1)
+output d, f
+)";
+
+std::string run_command(const std::string& cmd, int& status) {
+  std::string out;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  status = pclose(f);
+  return out;
+}
+
+bool have_torch() {
+  int status = 0;
+  run_command("/usr/bin/python3 -c 'import torch' 2>/dev/null", status);
+  return status == 0;
+}
+
+// Runs a script with Debian's interpreter; the exit status in `code`.
+std::string run_python(const std::string& script, const std::string& stem, int& code) {
+  const std::string path = (std::filesystem::temp_directory_path() / (stem + ".py")).string();
+  std::ofstream(path) << script;
+  int status = 0;
+  const std::string out = run_command("/usr/bin/python3 " + path + " 2>&1", status);
+  code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::remove(path.c_str());
+  return out;
+}
+
+CaseSummary no_finding() { return CaseSummary{}; }
+
+TEST(ViewOpsExport, PythonWritesEachOpWithItsResultsDimOrder) {
+  const std::string script = export_python(parsed(kEveryNewOp), no_finding(), "reference");
+  for (const char* line : {"v_a = select_copy(v_x, 0, -1, [0, 1])",
+                           "v_b = squeeze_copy(v_a, [0], [0])",
+                           "v_c = unsqueeze_copy(v_b, 1, [0, 1])",
+                           "v_d = view_copy(v_c, [-1], [0])",
+                           "v_e = clone(v_x, [2, 0, 1])",
+                           "v_f = squeeze_copy(v_e, [1], [1, 0])"})
+    EXPECT_NE(script.find(line), std::string::npos) << line << "\n" << script;
+  // torch 1.13 has no squeeze.dims: one dim at a time.
+  EXPECT_NE(script.find("t = t.squeeze(d)"), std::string::npos);
+}
+
+TEST(ViewOpsExport, PythonScriptPrintsTheExpectedValuesWithTorch113) {
+  if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 has no torch (ci/install-deps.sh)";
+  int code = 0;
+  const std::string out =
+      run_python(export_python(parsed(kEveryNewOp), no_finding(), "reference"), "sf_every_op", code);
+  ASSERT_EQ(code, 0) << out;
+  // x = [[0.5, 1.5, 2.5]], [[3.5, 4.5, 5.5]]; d = x[1] flattened, f = x without dim 1.
+  EXPECT_NE(out.find("expected d: [3] [3.5, 4.5, 5.5]"), std::string::npos) << out;
+  EXPECT_NE(out.find("expected f: [2, 3] [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]"), std::string::npos) << out;
+}
+
+TEST(ViewOpsExport, PythonScriptRaisesAtTheOpTheJudgeSaysMustFail) {
+  if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 has no torch (ci/install-deps.sh)";
+  const std::map<std::string, std::string> failing = {
+      {"select_index", "y = select_copy(x, dim=0, index=2)"},
+      {"squeeze_repeated", "y = squeeze_copy(x, dims=[1, -1])"},
+      {"squeeze_range", "y = squeeze_copy(x, dim=2)"},
+      {"unsqueeze_range", "y = unsqueeze_copy(x, dim=3)"},
+      {"view_count", "y = view_copy(x, sizes=[4])"},
+      {"view_two_inferred", "y = view_copy(x, sizes=[-1, -1])"},
+      {"view_zero_inferred", "y = view_copy(x, sizes=[0, -1])"},
+      {"clone_order", "y = clone(x, dim_order=[0, 0])"},
+  };
+  for (const auto& [name, line] : failing) {
+    const Case c = parsed("slicefuzz-case 2\ndtype int32\ninput x [2, 3]\n" + line + "\noutput y\n");
+    int code = 0;
+    const std::string out = run_python(export_python(c, no_finding(), "reference"), "sf_" + name, code);
+    EXPECT_EQ(code, 0) << name << ": " << out;
+    EXPECT_NE(out.find("expected: op 0 `" + line + "` raises"), std::string::npos) << name << ": " << out;
+  }
+}
+
+// A hand-made plan: every view-copy op of a chain an alias of x at +12 bytes
+// (x[1] of a [2, 1, 3] float32), then a clone. `wrong` moves d's alias to +0.
+RewriteReplay chain_replay(bool wrong) {
+  RewriteReplay r;
+  RewritePlan& rw = r.plans.rewrite;
+  rw.root = {0, 0, 0, 0, 0, 5};
+  rw.delta_bytes = {0, 12, 12, 12, 12, 0};
+  for (int k = 0; k < 4; ++k) rw.decisions.push_back({k, k + 1, true, "alias", "et_view"});
+  MemoryPlan& plan = r.plans.plan;
+  plan.arena_bytes = 48;
+  plan.end_step = 6;
+  plan.tensors = {{0, 0, 0, 24, 0, 5, 1}, {1, 0, 12, 12, 1, 2, 2}, {2, 0, 12, 12, 2, 3, 3},
+                  {3, 0, 12, 12, 3, 4, 4}, {4, 0, 12, 12, 4, 5, 5}, {5, 5, 32, 12, 5, 6, 6}};
+  r.plans.copy_plan = plan;
+  r.plans.copy_plan.arena_bytes = 96;
+  if (wrong) {
+    r.executed.assign(6, false);
+    r.executed_delta.assign(6, 0);
+    r.executed[4] = true;  // et_view put d at +0
+  }
+  return r;
+}
+
+constexpr const char* kAliasChain = R"(slicefuzz-case 2
+dtype float32
+input x [2, 1, 3]
+a = select_copy(x, dim=0, index=1)
+b = squeeze_copy(a, dims=[0])
+c = unsqueeze_copy(b, dim=0)
+d = view_copy(c, sizes=[3, 1])
+e = clone(d)
+output e
+)";
+
+TEST(ViewOpsExport, ReplayPlacesEveryAliasPrimOpsAliasWithAsStrided) {
+  const RewriteReplay good = chain_replay(false);
+  const std::string script = export_python(parsed(kAliasChain), no_finding(), "reference", &good);
+  EXPECT_NE(script.find("'a': 'et_select'"), std::string::npos) << script;
+  EXPECT_NE(script.find("'d': 'et_view'"), std::string::npos) << script;
+  EXPECT_NE(script.find("('select_copy', 'a', 'x', (0, 1), [0, 1])"), std::string::npos) << script;
+  EXPECT_NE(script.find("torch.as_strided(arena"), std::string::npos);
+  if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 has no torch (ci/install-deps.sh)";
+  int code = 0;
+  std::string out = run_python(script, "sf_chain_good", code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("not reproduced"), std::string::npos) << out;
+
+  const RewriteReplay bad = chain_replay(true);
+  out = run_python(export_python(parsed(kAliasChain), no_finding(), "reference", &bad), "sf_chain_bad", code);
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("the et_view alias 'd' = as_strided('x', [3, 1], [1, 1], +0) covers elements "
+                     "[0, 1, 2] of its root 'x', but view_copy reads elements [3, 4, 5]"),
+            std::string::npos)
+      << out;
+}
+
+TEST(ViewOpsExport, ReplayShowsANonDenseSelectAliasAndAnAliasedOutput) {
+  RewriteReplay r;
+  r.plans.rewrite.root = {0, 0};
+  r.plans.rewrite.delta_bytes = {0, 4};
+  r.plans.rewrite.decisions = {{0, 1, true, "alias", "et_select"}};
+  r.plans.plan.arena_bytes = 32;
+  r.plans.plan.end_step = 2;
+  r.plans.plan.tensors = {{0, 0, 0, 24, 0, 2, 1}, {1, 0, 4, 8, 1, 2, 2}};
+  r.plans.copy_plan = r.plans.plan;
+  const Case c = parsed("slicefuzz-case 2\ndtype float32\ninput x [2, 3]\n"
+                        "a = select_copy(x, dim=1, index=1)\noutput a\n");
+  if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 has no torch (ci/install-deps.sh)";
+  int code = 0;
+  const std::string out = run_python(export_python(c, no_finding(), "faulty", &r), "sf_select", code);
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("the et_select alias 'a' = as_strided('x', [2], [1], +1) covers elements [1, 2] "
+                     "of its root 'x', but select_copy reads elements [1, 4]"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("output 'a' is an et_select alias of 'x'"), std::string::npos) << out;
+}
+
+TEST(ViewOpsExport, VersionOneCasesKeepTheirScriptForm) {
+  const Case c = parsed("slicefuzz-case 1\ndtype float32\ninput x [4]\n"
+                        "y = slice_copy(x, dim=0, start=1, end=None, step=1)\noutput y\n");
+  const std::string script = export_python(c, no_finding(), "reference");
+  EXPECT_NE(script.find("v_y = slice_copy(v_x, 0, 1, None, 1)\n"), std::string::npos) << script;
+  EXPECT_EQ(script.find("def select_copy"), std::string::npos);
+  EXPECT_EQ(export_gtest(c, no_finding(), "reference", "v1").find("kernels' terms"), std::string::npos);
+}
+
+TEST(ViewOpsExport, GtestListsEachOpsKernelAndAliasPrimOp) {
+  const std::string test = export_gtest(parsed(kEveryNewOp), no_finding(), "reference", "every-op");
+  for (const char* line :
+       {"op 0 `a = select_copy(x, dim=0, index=-1)`: select_copy_int_out; et_select when the pass",
+        "op 1 `b = squeeze_copy(a, dims=[0])`: squeeze_copy_dims_out; et_view when",
+        "op 2 `c = unsqueeze_copy(b, dim=1)`: unsqueeze_copy_out; et_view when",
+        "op 3 `d = view_copy(c, sizes=[-1])`: view_copy_out; et_view when",
+        "op 4 `e = clone(x, dim_order=[2, 0, 1])`: clone_dim_order_out\n"})
+    EXPECT_NE(test.find(line), std::string::npos) << line << "\n" << test;
+  EXPECT_NE(test.find(print_case(parsed(kEveryNewOp))), std::string::npos);
+}
+
+TEST(ViewOpsExport, TorchFxScriptBuildsTheNewOpsEagerly) {
+  const Backend* fx = find_backend("torch-fx-functionalize");
+  if (!fx) GTEST_SKIP() << "torch-fx-functionalize is not registered";
+  ParseResult p = parse_case(kEveryNewOp);
+  ASSERT_TRUE(p.ok) << p.error;
+  const std::string script = export_python_worker(p.c, p.info, no_finding(), *fx);
+  for (const char* line : {"a = torch.ops.aten.select(x, 0, -1).clone()",
+                           "b = squeeze_dims(a, [0]).clone()", "c = torch.unsqueeze(b, 1).clone()",
+                           "d = torch.reshape(c, [-1]).clone()", "e = clone_dim_order(x, [2, 0, 1])"})
+    EXPECT_NE(script.find(line), std::string::npos) << line << "\n" << script;
+  if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 has no torch (ci/install-deps.sh)";
+  int code = 0;
+  const std::string out = run_python(script, "sf_fx_every_op", code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("not reproduced"), std::string::npos) << out;
+}
+
+bool has_candidate(const std::vector<Case>& cands, const std::string& needle) {
+  for (const Case& k : cands)
+    if (print_case(k).find(needle) != std::string::npos) return true;
+  return false;
+}
+
+std::string all_text(const std::vector<Case>& cands) {
+  std::string s;
+  for (const Case& k : cands) s += print_case(k) + "--\n";
+  return s;
+}
+
+TEST(ViewOpsMinimizer, SimplifiesEachNewOpsArguments) {
+  const Case c = parsed(R"(slicefuzz-case 2
+dtype float32
+input x [2, 1, 3, 1]
+a = squeeze_copy(x, dims=[1, 3])
+b = view_copy(a, sizes=[3, 2])
+c = unsqueeze_copy(b, dim=-1)
+d = select_copy(c, dim=-2, index=-1)
+e = clone(d, dim_order=[1, 0])
+output e
+)");
+  const std::vector<Case> cands = minimize_candidates(c, kDefaultByteBudget, false);
+  for (const char* op : {"a = squeeze_copy(x, dims=[1])", "a = squeeze_copy(x, dims=[3])",
+                         "b = view_copy(a, sizes=[2, 3])", "b = view_copy(a, sizes=[6])",
+                         "c = unsqueeze_copy(b, dim=2)", "c = unsqueeze_copy(b, dim=0)",
+                         "d = select_copy(c, dim=-2, index=1)", "d = select_copy(c, dim=-2, index=0)",
+                         "d = select_copy(c, dim=1, index=-1)", "e = clone(d)\n",
+                         "d = slice_copy(c, dim=0, start=None, end=None, step=1)", "d = clone(c)\n",
+                         "b = clone(a)\n"})
+    EXPECT_TRUE(has_candidate(cands, op)) << op << "\n" << all_text(cands);
+  for (const Case& k : cands) EXPECT_TRUE(parse_case(print_case(k)).ok) << print_case(k);
+}
+
+TEST(ViewOpsMinimizer, DroppingAnInputDimFollowsItThroughEveryLayout) {
+  const Case c = parsed(R"(slicefuzz-case 2
+dtype float32
+input x [4, 2, 3]
+a = select_copy(x, dim=2, index=0)
+b = unsqueeze_copy(a, dim=-1)
+c = slice_copy(b, dim=1, start=1, end=None, step=1)
+output c
+)");
+  const std::vector<Case> cands = minimize_candidates(c, kDefaultByteBudget, false);
+  EXPECT_TRUE(has_candidate(cands, "input x [2, 3]\na = select_copy(x, dim=1, index=0)\n"
+                                   "b = unsqueeze_copy(a, dim=1)\n"
+                                   "c = slice_copy(b, dim=0, start=1, end=None, step=1)\n"))
+      << all_text(cands);
+  // Dim 2 is the selected one: no candidate drops it.
+  EXPECT_FALSE(has_candidate(cands, "input x [4, 2]\n")) << all_text(cands);
+
+  const Case squeezed = parsed(R"(slicefuzz-case 2
+dtype float32
+input x [2, 1, 3, 1]
+a = squeeze_copy(x, dims=[1, 3])
+add_(a, 2)
+b = view_copy(a, sizes=[3, 2])
+output b
+)");
+  const std::vector<Case> more = minimize_candidates(squeezed, kDefaultByteBudget, false);
+  EXPECT_TRUE(has_candidate(more, "input x [2, 1, 3]\na = squeeze_copy(x, dims=[1])\n")) << all_text(more);
+  EXPECT_TRUE(has_candidate(more, "input x [2, 3, 1]\na = squeeze_copy(x, dims=[2])\n")) << all_text(more);
+  // A dim of size > 1 under a view_copy would change its sizes: not dropped.
+  EXPECT_FALSE(has_candidate(more, "input x [1, 3, 1]\n")) << all_text(more);
+}
+
+TEST(ViewOpsPicture, FailureAndLegendNameTheOpAndItsAliasPrimOp) {
+  ProgramInfo info;
+  info.values = {{"x", {2, 3}, {0, 1}, ScalarType::Float, true, -1},
+                 {"a", {2}, {0}, ScalarType::Float, true, 0}};
+  RewritePlan rw;
+  rw.root = {0, 0};
+  rw.delta_bytes = {0, 4};
+  MemoryPlan plan;
+  plan.arena_bytes = 32;
+  plan.end_step = 2;
+  plan.tensors = {{0, 0, 0, 24, 0, 2, 1}, {1, 0, 4, 8, 1, 2, 2}};
+  PictureFailure f;
+  f.label = "UNSOUND_REWRITE: op 0";
+  f.value = 1;
+  f.reads = {{4, 8}, {16, 20}};
+  f.executed_delta = 0;
+  f.op_word = "select_copy";
+  f.alias_prim = "et_select";
+  const std::string text = plan_text_picture(info, rw, plan, nullptr, &f);
+  EXPECT_NE(text.find("the select_copy reads bytes [4, 8) [16, 20)"), std::string::npos) << text;
+  EXPECT_NE(text.find("et_select put it at [0, 8)"), std::string::npos) << text;
+  const std::string svg = plan_svg("t", info, rw, plan, nullptr, &f, "et_select alias");
+  EXPECT_NE(svg.find("et_select alias (the block it claims)"), std::string::npos);
+  EXPECT_NE(svg.find("what the failing select_copy really reads"), std::string::npos);
+  EXPECT_NE(svg.find("where et_select put the alias"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace slicefuzz
