@@ -1,5 +1,7 @@
 #include "harness/signature.h"
 
+#include "oracles/analysis.h"
+
 #include <cctype>
 #include <set>
 
@@ -128,9 +130,20 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
       else continue;
       break;
     }
+    // An abort names the check that fired, not the abort machinery: when the top
+    // frame is ExecuTorch's platform abort, skip it and the inline tensor
+    // accessors (portable_type) whose ET_CHECK called it.
+    const Frame* top = frames.empty() ? nullptr : &frames[0];
+    auto in = [](const Frame& fr, const char* dir) { return fr.file.find(dir) != std::string::npos; };
+    if (top && in(*top, "runtime/platform/"))
+      for (const Frame& fr : frames)
+        if (!in(fr, "runtime/platform/") && !in(fr, "runtime/core/portable_type/")) {
+          top = &fr;
+          break;
+        }
     std::string where;
-    if (!frames.empty()) {
-      where = frames[0].function + "@" + frames[0].file.substr(0, frames[0].file.rfind(':'));
+    if (top) {
+      where = top->function + "@" + top->file.substr(0, top->file.rfind(':'));
     } else if (std::string loc = ubsan_location(f.worker_log); !loc.empty()) {
       where = "@" + loc;  // no function known: the line is all there is
     } else {
@@ -148,9 +161,19 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
   // different causes in every kernel seen so far (ExecuTorch's channels-last
   // slice_copy among them): the one feature kept, so that a known layout bug
   // never hides a new contiguous one.
+  // The layout is the one of the value the op reads (or writes in place), which
+  // clone(dim_order=...) may have changed from the input's.
   if (f.kind == FindingKind::VALUE_MISMATCH && op) {
+    ProgramInfo info;
+    AnalysisError err;
+    std::vector<int> order = c.effective_dim_order();
+    if (analyze(c, kDefaultByteBudget, info, err)) {
+      const OpInfo& oi = info.ops[f.op];
+      const int v = oi.target >= 0 ? oi.target : oi.src;
+      if (v >= 0 && info.values[v].known) order = info.values[v].dim_order;
+    }
     bool identity = true;
-    for (size_t i = 0; i < c.dim_order.size(); ++i) identity = identity && c.dim_order[i] == static_cast<int>(i);
+    for (size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == static_cast<int>(i);
     s += identity ? ":contiguous" : ":dim-order";
   }
   return s;

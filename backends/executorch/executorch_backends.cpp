@@ -2,7 +2,8 @@
 // tensors through the adapter and calls ExecuTorch's portable kernel; everything
 // else (the pass, the planner) is slicefuzz's reference unless named below.
 //   executorch-portable: slice_copy, clone, copy_, add_ are ExecuTorch's portable
-//     kernels; et_slice is the ExecuTorch-typed prim op in et_slice_prim.cpp.
+//     kernels, and the view-copy kernels and et_view (view_copy_kernels.cpp);
+//     et_slice and et_select are the ExecuTorch-typed prim ops in et_*_prim.cpp.
 //   pr21552-rule: PR 21552's pass rule and offset formula, aliases placed by the
 //     memory plan (no runtime op), on the portable kernels (pr21552_rule.cpp).
 #include <executorch/runtime/core/evalue.h>
@@ -13,6 +14,8 @@
 #include "backends/backend.h"
 #include "backends/executorch/adapter.h"
 #include "backends/executorch/et_slice_prim.h"
+#include "backends/executorch/portable_limits.h"
+#include "backends/executorch/view_copy_kernels.h"
 
 // The portable kernels, declared exactly as defined (ExecuTorch's codegen
 // declares them upstream; this tree has no generated headers).
@@ -103,38 +106,28 @@ void et_slice_prim_op(KernelRuntimeContext& ctx, EValue** stack) {
   });
 }
 
-// The portable kernels' documented limits (tensors_have_same_dim_order and
-// friends accept only contiguous and channels-last dim orders; sizes are int32).
-std::string portable_limits(const Case& c, const ProgramInfo& info) {
-  const std::vector<int> order = c.effective_dim_order();
-  bool contiguous = true;
-  for (size_t i = 0; i < order.size(); ++i) contiguous = contiguous && order[i] == static_cast<int>(i);
-  const bool channels_last = order == std::vector<int>{0, 2, 3, 1} ||
-                             order == std::vector<int>{0, 2, 3, 4, 1};
-  if (!contiguous && !channels_last)
-    return "dim order other than contiguous and channels-last";
-  for (const ValueInfo& v : info.values)
-    for (int64_t s : v.sizes)
-      if (s > INT32_MAX) return "a size past int32 (ExecuTorch's SizesType)";
-  if (c.dtype == ScalarType::Bool)
-    for (const Op& op : c.ops)
-      if (op.kind == OpKind::Add) return "add_ on bool (ExecuTorch's add refuses bool + int)";
-  return {};
-}
-
 }  // namespace
 
 void add_executorch_backends(std::vector<Backend>& out) {
-  Backend b{"executorch-portable",
-            "ExecuTorch's portable slice_copy, clone, copy_, add_ and an ExecuTorch-typed "
-            "et_slice prim op (built from SLICEFUZZ_EXECUTORCH_SRC)",
-            {}};
+  Backend b;
+  b.name = "executorch-portable";
+  b.description =
+      "ExecuTorch's portable slice_copy, clone, copy_, add_, select_copy, squeeze_copy, "
+      "unsqueeze_copy, view_copy, _clone_dim_order, its et_view prim op, and ExecuTorch-typed "
+      "et_slice and et_select prim ops (built from SLICEFUZZ_EXECUTORCH_SRC)";
   b.kernels.slice_copy = &et_slice_copy;
   b.kernels.clone = &et_clone;
   b.kernels.copy = &et_copy;
   b.kernels.add = &et_add;
   b.kernels.et_slice_op = &et_slice_prim_op;
-  b.outside_limits = &portable_limits;
+  b.kernels.select_copy = &et_kernels::select_copy;
+  b.kernels.squeeze_copy = &et_kernels::squeeze_copy;
+  b.kernels.unsqueeze_copy = &et_kernels::unsqueeze_copy;
+  b.kernels.view_copy = &et_kernels::view_copy;
+  b.kernels.clone_dim_order = &et_kernels::clone_dim_order;
+  b.kernels.et_select_op = &et_kernels::et_select;
+  b.kernels.et_view_op = &et_kernels::et_view;
+  b.outside_limits = &et_limits::portable_limits;
   out.push_back(b);
 }
 

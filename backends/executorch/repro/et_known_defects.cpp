@@ -16,6 +16,9 @@
 #include <optional>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 namespace torch::executor::native {
 using executorch::aten::Scalar;
 using executorch::aten::Tensor;
@@ -25,6 +28,14 @@ Tensor& slice_copy_Tensor_out(KernelRuntimeContext& ctx, const Tensor& in, int64
                               int64_t step, Tensor& out);
 Tensor& add_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                        const Scalar& alpha, Tensor& out);
+Tensor& select_copy_int_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                            int64_t index, Tensor& out);
+Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                           Tensor& out);
+Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
+                      executorch::aten::ArrayRef<int64_t> size_int64_t, Tensor& out);
+Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
+                              executorch::aten::ArrayRef<int64_t> dims, Tensor& out);
 }  // namespace torch::executor::native
 
 namespace {
@@ -119,6 +130,144 @@ int int64_add_overflow() {
   return verdict(false, "no undefined behaviour reported for an overflowing int64 add");
 }
 
+
+// select_copy of a channels-last 5-D tensor along D: x [1, 2, 2, 1, 1] (N, C, D, H,
+// W) holds x[0, c, d] = 2c + d + 0.5, stored channels-last (memory N D H W C:
+// 0.5 2.5 1.5 3.5); x[:, :, 1] is [1.5, 3.5] and its out, 4-D channels-last, holds
+// them in that order. tensors_have_same_dim_order accepts "both channels-last",
+// then select_copy_util (kernels/portable/cpu/util/select_copy_util.cpp:57-80)
+// copies getLeadingDims/getTrailingDims blocks by dim index, as if row-major.
+int channels_last_select() {
+  float in_data[4] = {0.5f, 2.5f, 1.5f, 3.5f};
+  float out_data[2] = {-1, -1};
+  Owned in(et::ScalarType::Float, {1, 2, 2, 1, 1}, {0, 2, 3, 4, 1}, in_data);
+  Owned out(et::ScalarType::Float, {1, 2, 1, 1}, {0, 2, 3, 1}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  torch::executor::native::select_copy_int_out(ctx, a, 2, 1, o);
+  std::printf("expected [1.5, 3.5] (torch), ExecuTorch gives [%g, %g], error %d\n", out_data[0],
+              out_data[1], static_cast<int>(ctx.failure_state()));
+  const bool wrong = ctx.failure_state() == executorch::runtime::Error::Ok &&
+                     (out_data[0] != 1.5f || out_data[1] != 3.5f);
+  return verdict(wrong, "select_copy returns wrong values for a channels-last 5-D input, no error");
+}
+
+// unsqueeze_copy(x, 0) of a channels-last x [1, 2, 1, 2] (x[0, c, 0, w] = 2c + w +
+// 0.5; memory N H W C: 0.5 2.5 1.5 3.5) into a contiguous out [1, 1, 2, 1, 2] (the
+// layout PyTorch 2's unsqueeze_copy returns: clone(memory_format=contiguous)).
+// op_unsqueeze_copy.cpp:67 memcpys in's bytes whatever out's dim order is; it has
+// none of the dim-order checks squeeze_copy and view_copy make.
+int channels_last_unsqueeze() {
+  float in_data[4] = {0.5f, 2.5f, 1.5f, 3.5f};
+  float out_data[4] = {-1, -1, -1, -1};
+  Owned in(et::ScalarType::Float, {1, 2, 1, 2}, {0, 2, 3, 1}, in_data);
+  Owned out(et::ScalarType::Float, {1, 1, 2, 1, 2}, {0, 1, 2, 3, 4}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  torch::executor::native::unsqueeze_copy_out(ctx, a, 0, o);
+  std::printf("expected [0.5, 1.5, 2.5, 3.5] (torch), ExecuTorch gives [%g, %g, %g, %g], error %d\n",
+              out_data[0], out_data[1], out_data[2], out_data[3],
+              static_cast<int>(ctx.failure_state()));
+  const float want[4] = {0.5f, 1.5f, 2.5f, 3.5f};
+  const bool wrong = ctx.failure_state() == executorch::runtime::Error::Ok &&
+                     std::memcmp(out_data, want, sizeof want) != 0;
+  return verdict(wrong,
+                 "unsqueeze_copy copies a channels-last input into a contiguous out unpermuted, "
+                 "no error");
+}
+
+// view_copy(x [2, 3], [0, -1]): get_view_copy_target_size
+// (kernels/portable/cpu/util/copy_ops_util.cpp:920) divides numel by the product
+// of the other sizes, 0, before any check (UBSan: division by zero; then SIGFPE).
+// torch refuses: "cannot reshape tensor of 6 elements into shape [0, -1]".
+int view_copy_zero_and_inferred() {
+  // In a child process: the division traps (SIGFPE, or the sanitizer's report of it).
+  const pid_t child = fork();
+  if (child == 0) {
+    float in_data[6] = {0, 1, 2, 3, 4, 5}, out_data[6] = {};
+    Owned in(et::ScalarType::Float, {2, 3}, {0, 1}, in_data);
+    Owned out(et::ScalarType::Float, {2, 3}, {0, 1}, out_data);
+    KernelRuntimeContext ctx;
+    et::Tensor a = in.tensor(), o = out.tensor();
+    const int64_t sizes[2] = {0, -1};
+    torch::executor::native::view_copy_out(ctx, a, {sizes, 2}, o);
+    std::printf("view_copy returned, error %d\n", static_cast<int>(ctx.failure_state()));
+    std::fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  const bool crashed = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  if (WIFSIGNALED(status)) std::printf("view_copy killed by signal %d\n", WTERMSIG(status));
+  return verdict(crashed, "view_copy sizes [0, -1] divide by zero (crash) instead of an error");
+}
+
+// view_copy of an empty x [0] to [0, 65536, 32768]: ExecuTorch resizes out and
+// derives its int32 strides with dim_order_to_stride_nocheck
+// (runtime/core/exec_aten/util/dim_order_util.h:147), 65536 * 32768 overflows
+// (UB; in practice stride[0] wraps to INT32_MIN). torch's strides are int64:
+// (2147483648, 32768, 1). The program loader (tensor_parser_portable.cpp:144)
+// runs the same code for such a tensor in a .pte.
+int empty_tensor_stride_overflow() {
+  float in_data[1] = {0}, out_data[1] = {0};
+  Owned in(et::ScalarType::Float, {0}, {0}, in_data);
+  Owned out(et::ScalarType::Float, {0, 1, 1}, {0, 1, 2}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  const int64_t sizes[3] = {0, 65536, 32768};
+  torch::executor::native::view_copy_out(ctx, a, {sizes, 3}, o);
+  const long long stride0 = o.strides()[0];
+  std::printf("view_copy to [0, 65536, 32768]: error %d, stride[0] %lld (torch: 2147483648)\n",
+              static_cast<int>(ctx.failure_state()), stride0);
+  return verdict(ctx.failure_state() == executorch::runtime::Error::Ok && stride0 != 2147483648LL,
+                 "an empty tensor's int32 stride overflows (dim_order_to_stride)");
+}
+
+// squeeze_copy.dims with a dim in [-2r, -r-1]: check_squeeze_copy_dims_args
+// (kernels/portable/cpu/util/copy_ops_util.cpp:522-523) adds the rank to a
+// negative dim and then hands the result to tensor_has_dim, which takes a
+// negative dim as counted from the end again: -7 on rank 4 becomes -3 and passes.
+// On rank >= 1, get_squeeze_copy_dims_out_target_size (copy_ops_util.cpp:555-556)
+// then calls in.size(-3): ET_CHECK, the process aborts. On rank 0 (dims [0, -2])
+// nothing else looks at the dim: the op succeeds. torch: "Dimension out of range".
+int squeeze_dims_out_of_range() {
+  bool rank0_accepted = false;
+  {
+    float in_data[1] = {0.5f}, out_data[1] = {-1};
+    Owned in(et::ScalarType::Float, {}, {}, in_data);
+    Owned out(et::ScalarType::Float, {}, {}, out_data);
+    KernelRuntimeContext ctx;
+    et::Tensor a = in.tensor(), o = out.tensor();
+    const int64_t dims[2] = {0, -2};
+    torch::executor::native::squeeze_copy_dims_out(ctx, a, {dims, 2}, o);
+    rank0_accepted = ctx.failure_state() == executorch::runtime::Error::Ok;
+    std::printf("rank 0, dims [0, -2]: error %d (torch: Dimension out of range)\n",
+                static_cast<int>(ctx.failure_state()));
+  }
+  std::fflush(stdout);
+  const pid_t child = fork();
+  if (child == 0) {
+    float in_data[1] = {0.5f}, out_data[1] = {-1};
+    Owned in(et::ScalarType::Float, {1, 1, 1, 1}, {0, 1, 2, 3}, in_data);
+    Owned out(et::ScalarType::Float, {1, 1, 1}, {0, 1, 2}, out_data);
+    KernelRuntimeContext ctx;
+    et::Tensor a = in.tensor(), o = out.tensor();
+    const int64_t dims[2] = {3, -7};
+    torch::executor::native::squeeze_copy_dims_out(ctx, a, {dims, 2}, o);
+    std::printf("rank 4, dims [3, -7]: returned, error %d\n", static_cast<int>(ctx.failure_state()));
+    std::fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  const bool aborted = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  if (aborted) std::printf("rank 4, dims [3, -7]: the process died (%s)\n",
+                           WIFSIGNALED(status) ? "signal" : "exit status");
+  return verdict(rank0_accepted || aborted,
+                 "squeeze_copy.dims takes a dim in [-2r, -r-1] as valid (accepted on rank 0, "
+                 "abort on rank >= 1)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,8 +277,15 @@ int main(int argc, char** argv) {
   if (!std::strcmp(name, "huge_step")) return huge_step();
   if (!std::strcmp(name, "reduced_float_add_scalar")) return reduced_float_add_scalar();
   if (!std::strcmp(name, "int64_add_overflow")) return int64_add_overflow();
+  if (!std::strcmp(name, "channels_last_select")) return channels_last_select();
+  if (!std::strcmp(name, "channels_last_unsqueeze")) return channels_last_unsqueeze();
+  if (!std::strcmp(name, "view_copy_zero_and_inferred")) return view_copy_zero_and_inferred();
+  if (!std::strcmp(name, "empty_tensor_stride_overflow")) return empty_tensor_stride_overflow();
+  if (!std::strcmp(name, "squeeze_dims_out_of_range")) return squeeze_dims_out_of_range();
   std::fprintf(stderr,
                "usage: et_known_defects channels_last_slice|huge_step|"
-               "reduced_float_add_scalar|int64_add_overflow\n");
+               "reduced_float_add_scalar|int64_add_overflow|channels_last_select|"
+               "channels_last_unsqueeze|view_copy_zero_and_inferred|"
+               "empty_tensor_stride_overflow|squeeze_dims_out_of_range\n");
   return 2;
 }

@@ -1,0 +1,82 @@
+// executorch-portable's declared limits, per op and per value layout (version 2
+// values each have their own dim order): what the portable kernels' checks refuse.
+#include "backends/executorch/portable_limits.h"
+
+#include <gtest/gtest.h>
+
+#include "program/case_format.h"
+
+namespace slicefuzz {
+namespace {
+
+std::string limits_of(const char* text) {
+  const ParseResult r = parse_case(text);
+  EXPECT_TRUE(r.ok) << r.error;
+  return et_limits::portable_limits(r.c, r.info);
+}
+
+TEST(PortableLimits, ChannelsLastSliceIsInside) {
+  EXPECT_EQ(limits_of("slicefuzz-case 1\ndtype float32\ninput x [1, 2, 1, 2] dim_order=[0, 2, 3, 1]\n"
+                      "a = slice_copy(x, dim=1, start=None, end=None, step=2)\noutput a\n"),
+            "");
+}
+
+TEST(PortableLimits, OtherDimOrdersAreOutside) {
+  EXPECT_EQ(limits_of("slicefuzz-case 1\ndtype float32\ninput x [2, 3] dim_order=[1, 0]\n"
+                      "a = slice_copy(x, dim=1, start=None, end=None, step=1)\noutput a\n"),
+            "dim order other than contiguous and channels-last");
+}
+
+TEST(PortableLimits, BoolAddIsOutside) {
+  EXPECT_EQ(limits_of("slicefuzz-case 1\ndtype bool\ninput x [2]\ny = clone(x)\nadd_(y, 1)\noutput y\n"),
+            "add_ on bool (ExecuTorch's add refuses bool + int)");
+}
+
+TEST(PortableLimits, SelectOfChannelsLast5dKeepingChannelsLastIsInside) {
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [1, 2, 2, 1, 1] dim_order=[0, 2, 3, 4, 1]\n"
+                      "a = select_copy(x, dim=2, index=1)\noutput a\n"),
+            "");
+}
+
+TEST(PortableLimits, SelectOfChannelsLast4dIsOutside) {
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [2, 3, 4, 5] dim_order=[0, 2, 3, 1]\n"
+                      "a = select_copy(x, dim=1, index=0)\noutput a\n"),
+            "select_copy: input and result not both contiguous or both channels-last");
+}
+
+TEST(PortableLimits, SqueezeAndViewNeedTheDefaultOrder) {
+  EXPECT_NE(limits_of("slicefuzz-case 2\ndtype float32\ninput x [1, 2, 1, 2] dim_order=[0, 2, 3, 1]\n"
+                      "a = squeeze_copy(x, dim=0)\noutput a\n")
+                .find("squeeze_copy"),
+            std::string::npos);
+  EXPECT_NE(limits_of("slicefuzz-case 2\ndtype float32\ninput x [1, 2, 1, 2] dim_order=[0, 2, 3, 1]\n"
+                      "a = view_copy(x, sizes=[4])\noutput a\n")
+                .find("view_copy"),
+            std::string::npos);
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [1, 2, 1, 2]\n"
+                      "a = view_copy(x, sizes=[-1])\nb = squeeze_copy(x, dims=[0, 2])\noutput a, b\n"),
+            "");
+}
+
+TEST(PortableLimits, EachValueHasItsOwnOrder) {
+  // clone into a transposed order: outside (only contiguous and channels-last targets).
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [2, 3]\n"
+                      "a = clone(x, dim_order=[1, 0])\noutput a\n"),
+            "clone: dim_order other than contiguous and channels-last");
+  // unsqueeze of channels-last is inside; its 5-D result's order (0, 1, 3, 4, 2)
+  // is neither, so slicing it is outside.
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [1, 2, 1, 2] dim_order=[0, 2, 3, 1]\n"
+                      "a = unsqueeze_copy(x, dim=0)\noutput a\n"),
+            "");
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [1, 2, 1, 2] dim_order=[0, 2, 3, 1]\n"
+                      "a = unsqueeze_copy(x, dim=0)\nb = slice_copy(a, dim=0, start=None, end=None, step=1)\n"
+                      "output b\n"),
+            "dim order other than contiguous and channels-last");
+  // copy_ from a channels-last value into a contiguous one.
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [1, 2, 1, 2] dim_order=[0, 2, 3, 1]\n"
+                      "a = clone(x, dim_order=[0, 1, 2, 3])\ncopy_(a, x)\noutput a\n"),
+            "copy_: one side contiguous, the other channels-last");
+}
+
+}  // namespace
+}  // namespace slicefuzz

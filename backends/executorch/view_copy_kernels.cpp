@@ -1,0 +1,140 @@
+// The calls into ExecuTorch for the view-copy ops and their alias prim ops: each
+// wraps slicefuzz's tensors with the adapter and calls the real kernel.
+#include "backends/executorch/view_copy_kernels.h"
+
+#include <executorch/kernels/prim_ops/et_view.h>
+#include <executorch/runtime/core/evalue.h>
+
+#include <optional>
+
+#include "backends/executorch/adapter.h"
+#include "backends/executorch/et_select_prim.h"
+
+// The portable kernels, declared exactly as defined (ExecuTorch's codegen
+// declares them upstream; this tree has no generated headers).
+namespace torch::executor::native {
+using executorch::aten::ArrayRef;
+using executorch::aten::OptionalArrayRef;
+using executorch::aten::Tensor;
+using executorch::runtime::KernelRuntimeContext;
+Tensor& select_copy_int_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                            int64_t index, Tensor& out);
+Tensor& squeeze_copy_dim_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                             Tensor& out);
+Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in, ArrayRef<int64_t> dims,
+                              Tensor& out);
+Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                           Tensor& out);
+Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
+                      ArrayRef<int64_t> size_int64_t, Tensor& out);
+// _clone_dim_order_out, or _to_dim_order_copy_out in a tree without it (CMakeLists.txt).
+Tensor& SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(KernelRuntimeContext& ctx, const Tensor& self,
+                                            bool non_blocking, OptionalArrayRef<int64_t> dim_order,
+                                            Tensor& out);
+}  // namespace torch::executor::native
+
+namespace slicefuzz::et_kernels {
+
+namespace {
+
+namespace native = torch::executor::native;
+using et_adapter::EtTensor;
+using et_adapter::kOut;
+using ETValue = executorch::runtime::EValue;
+using executorch::aten::ArrayRef;
+
+constexpr auto kNotSupported = executorch::runtime::Error::NotSupported;
+
+// Runs `kernel(et_ctx, in, out)` on ExecuTorch tensors over in's and out's bytes
+// and copies the result's sizes back.
+template <typename Kernel>
+Tensor& copy_kernel(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out, Kernel kernel) {
+  return et_adapter::call(ctx, out, [&](auto& et_ctx) {
+    EtTensor a(in), o(out, kOut);
+    if (!a.ok() || !o.ok()) return et_ctx.fail(kNotSupported), true;
+    kernel(et_ctx, a.get(), o.get());
+    return o.sizes_back(out);
+  });
+}
+
+}  // namespace
+
+Tensor& select_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t index,
+                    Tensor& out) {
+  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
+    native::select_copy_int_out(et_ctx, a, dim, index, o);
+  });
+}
+
+Tensor& squeeze_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dims,
+                     size_t ndims, Tensor& out) {
+  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
+    if (ndims == 1)
+      native::squeeze_copy_dim_out(et_ctx, a, dims[0], o);
+    else
+      native::squeeze_copy_dims_out(et_ctx, a, ArrayRef<int64_t>(dims, ndims), o);
+  });
+}
+
+Tensor& unsqueeze_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, Tensor& out) {
+  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
+    native::unsqueeze_copy_out(et_ctx, a, dim, o);
+  });
+}
+
+Tensor& view_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
+                  size_t nsizes, Tensor& out) {
+  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
+    native::view_copy_out(et_ctx, a, ArrayRef<int64_t>(sizes, nsizes), o);
+  });
+}
+
+Tensor& clone_dim_order(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dim_order,
+                        size_t ndim_order, Tensor& out) {
+  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
+    executorch::aten::OptionalArrayRef<int64_t> order;
+    if (dim_order != nullptr) order = ArrayRef<int64_t>(dim_order, ndim_order);
+    native::SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(et_ctx, a, /*non_blocking=*/false, order, o);
+  });
+}
+
+void et_select(KernelRuntimeContext& ctx, EValue** stack) {
+  Tensor& out = *stack[3]->tensor;
+  et_adapter::call(ctx, out, [&](auto& et_ctx) {
+    EtTensor in(*stack[0]->tensor), o(out, kOut);
+    if (!in.ok() || !o.ok()) return et_ctx.fail(kNotSupported), true;
+    ETValue values[4] = {ETValue(in.get()), ETValue(stack[1]->int_value),
+                         ETValue(stack[2]->int_value), ETValue(o.get())};
+    ETValue* et_stack[4] = {&values[0], &values[1], &values[2], &values[3]};
+    et_prim::et_select(et_ctx, executorch::runtime::Span<ETValue*>(et_stack, 4));
+    if (et_ctx.failure_state() != executorch::runtime::Error::Ok) return true;
+    return o.data_back(out);
+  });
+}
+
+void et_view(KernelRuntimeContext& ctx, EValue** stack) {
+  Tensor& out = *stack[2]->tensor;
+  et_adapter::call(ctx, out, [&](auto& et_ctx) {
+    EtTensor in(*stack[0]->tensor), o(out, kOut);
+    const EValue& sizes = *stack[1];
+    if (!in.ok() || !o.ok() || sizes.list_size > kMaxRank)
+      return et_ctx.fail(kNotSupported), true;
+    // The sizes as the executor hands them over: a boxed list of Int EValues.
+    ETValue items[kMaxRank];
+    ETValue* wrapped[kMaxRank];
+    int64_t unwrapped[kMaxRank];
+    for (size_t i = 0; i < sizes.list_size; ++i) {
+      items[i] = ETValue(sizes.list[i]);
+      wrapped[i] = &items[i];
+    }
+    executorch::runtime::BoxedEvalueList<int64_t> list(wrapped, unwrapped,
+                                                       static_cast<int>(sizes.list_size));
+    ETValue values[3] = {ETValue(in.get()), ETValue(&list), ETValue(o.get())};
+    ETValue* et_stack[3] = {&values[0], &values[1], &values[2]};
+    torch::executor::function::et_view(et_ctx, executorch::runtime::Span<ETValue*>(et_stack, 3));
+    if (et_ctx.failure_state() != executorch::runtime::Error::Ok) return true;
+    return o.data_back(out);
+  });
+}
+
+}  // namespace slicefuzz::et_kernels

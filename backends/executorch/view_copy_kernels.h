@@ -1,0 +1,31 @@
+// ExecuTorch's portable view-copy kernels (select_copy, squeeze_copy,
+// unsqueeze_copy, view_copy, _clone_dim_order) and the alias prim ops (ExecuTorch's
+// et_view, the ExecuTorch-typed et_select of et_select_prim.cpp), each behind the
+// signature slicefuzz's kernel table has for it (kernels/kernels.h).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/evalue.h"
+#include "kernels/kernel_runtime_context.h"
+#include "kernels/tensor.h"
+
+namespace slicefuzz::et_kernels {
+
+Tensor& select_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t index,
+                    Tensor& out);
+// One dim: ExecuTorch's squeeze_copy.dim_out (what `x.squeeze(d)` exports to);
+// any other count: squeeze_copy.dims_out.
+Tensor& squeeze_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dims,
+                     size_t ndims, Tensor& out);
+Tensor& unsqueeze_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, Tensor& out);
+Tensor& view_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
+                  size_t nsizes, Tensor& out);
+// dim_order_ops::_clone_dim_order.out; `dim_order` nullptr: keep in's (None).
+Tensor& clone_dim_order(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dim_order,
+                        size_t ndim_order, Tensor& out);
+// stack = [in, dim, index, out] / [in, sizes (IntList), out], slicefuzz's EValues.
+void et_select(KernelRuntimeContext& ctx, EValue** stack);
+void et_view(KernelRuntimeContext& ctx, EValue** stack);
+
+}  // namespace slicefuzz::et_kernels
