@@ -124,7 +124,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         });
     if (slicefuzz::find_known(g_known, sig)) {
       // Powers of two: a known bug hit a million times costs twenty lines.
-      if ((++g_known_hits & (g_known_hits - 1)) == 0) {
+      const uint64_t hits = ++g_known_hits;
+      if ((hits & (hits - 1)) == 0) {
         std::fprintf(stderr, "fuzz_program: KNOWN finding %s (%llu hits so far)\n", sig.c_str(),
                      static_cast<unsigned long long>(g_known_hits));
         // One file for every worker of a campaign (libFuzzer -fork discards its
