@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
-#include <unordered_map>
 
 #include "oracles/judge_facts.h"
 #include "oracles/judge_layouts.h"
@@ -52,9 +51,14 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   if (c.ops.size() > kMaxOps)
     return fail(err, W::Op, kMaxOps, format_msg("more than %zu ops", kMaxOps));
 
-  std::unordered_map<std::string, int> index;
+  // Sized once (this runs for every case, its shadow and every mutant); names
+  // are looked up by a scan of the few values defined so far (no hash map: a
+  // node and a string copy per value). A name is defined at most once, so the
+  // first match is the one.
+  info.values.reserve(c.ops.size() + 1);
+  info.ops.reserve(c.ops.size());
+  info.outputs.reserve(c.outputs.size());
   auto add_value = [&](const std::string& name, int def_op) {
-    index.emplace(name, static_cast<int>(info.values.size()));
     ValueInfo v;
     v.name = name;
     v.dtype = c.dtype;
@@ -62,8 +66,9 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
     info.values.push_back(std::move(v));
   };
   auto lookup = [&](const std::string& name) {
-    auto it = index.find(name);
-    return it == index.end() ? -1 : it->second;
+    for (size_t v = 0; v < info.values.size(); ++v)
+      if (info.values[v].name == name) return static_cast<int>(v);
+    return -1;
   };
   int64_t total = 0;
   // Gives `v` its layout; false when its bytes take the case over the budget

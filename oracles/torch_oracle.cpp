@@ -230,11 +230,10 @@ class TorchEvaluator {
   // row-major then; the loop stops right after.)
   at::Tensor fresh(int v, at::IntArrayRef sizes) {
     const ValueInfo& vi = info_.values[v];
-    std::vector<int> order = vi.dim_order;
-    if (!vi.known || order.size() != sizes.size()) {
-      order.resize(sizes.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    }
+    if (vi.known && vi.dim_order.size() == sizes.size())
+      return empty_with_dim_order(sizes, vi.dim_order, to_aten(vi.dtype));
+    std::vector<int> order(sizes.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
     return empty_with_dim_order(sizes, order, to_aten(vi.dtype));
   }
 
