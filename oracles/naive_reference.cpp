@@ -9,6 +9,9 @@
 // value's own dim order (info.values[v].dim_order, by the stride rule); a view
 // (slice, select) is a new window onto its source's storage, so add_ and copy_
 // through any window are seen by all. Values are compared logically (row-major).
+// Reads and writes walk a window's element positions one by one; a window whose
+// positions are just 0..n-1 in order (a whole row-major storage) moves as one
+// block, the same elements in the same order.
 //
 // A view-copy op's value is the judge's view of the op (op_view) taken over the
 // source's logical elements, gathered element by element: the same strided-view
@@ -72,6 +75,20 @@ void for_each_position(int64_t offset, const std::vector<int64_t>& sizes,
   }
 }
 
+// Whether for_each_position would visit positions 0, 1, ..., n-1 in order: the
+// view starts at element 0 and every dim with more than one element has the
+// row-major stride (a fresh row-major storage, read or written whole).
+bool positions_are_identity(int64_t offset, const std::vector<int64_t>& sizes,
+                            const std::vector<int64_t>& strides) {
+  if (offset != 0) return false;
+  int64_t running = 1;
+  for (size_t k = sizes.size(); k-- > 0;) {
+    if (sizes[k] > 1 && strides[k] != running) return false;
+    running *= sizes[k];
+  }
+  return true;
+}
+
 // One element of `es` bytes (1, 2, 4 or 8): a fixed-size copy, not a call.
 inline void copy_element(uint8_t* dst, const uint8_t* src, size_t es) {
   switch (es) {
@@ -117,6 +134,11 @@ class Memory {
     v.sizes = w.sizes;
     const size_t es = element_size(s.dtype);
     v.bytes.resize(static_cast<size_t>(numel_of(w.sizes)) * es);
+    // Positions 0..n-1 in order: the same elements in the same order, as one block.
+    if (positions_are_identity(w.offset, w.sizes, w.strides)) {
+      if (!v.bytes.empty()) std::memcpy(v.bytes.data(), s.bytes.data(), v.bytes.size());
+      return v;
+    }
     for_each_position(w.offset, w.sizes, w.strides, [&](int64_t i, int64_t p) {
       copy_element(&v.bytes[static_cast<size_t>(i) * es], &s.bytes[static_cast<size_t>(p) * es], es);
     });
@@ -125,6 +147,11 @@ class Memory {
   void write(const Window& w, const std::vector<uint8_t>& row_major) {
     Storage& s = storages_[w.storage];
     const size_t es = element_size(s.dtype);
+    if (positions_are_identity(w.offset, w.sizes, w.strides)) {
+      const size_t n = static_cast<size_t>(numel_of(w.sizes)) * es;
+      if (n) std::memcpy(s.bytes.data(), row_major.data(), n);
+      return;
+    }
     for_each_position(w.offset, w.sizes, w.strides, [&](int64_t i, int64_t p) {
       copy_element(&s.bytes[static_cast<size_t>(p) * es], &row_major[static_cast<size_t>(i) * es], es);
     });
