@@ -124,7 +124,13 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
       return judge::Layout{info.values[v].sizes, info.values[v].dim_order};
     };
     if (op_defines(op.kind)) {
-      judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+      // The source's layout lent to the judge and taken back (no copy of its
+      // vectors; the result is another value, op_result reads `in` only).
+      ValueInfo& src = info.values[oi.src];
+      judge::Layout in{std::move(src.sizes), std::move(src.dim_order)};
+      judge::OpOutcome out = judge::op_result(op, in);
+      src.sizes = std::move(in.sizes);
+      src.dim_order = std::move(in.dim_order);
       why = std::move(out.error);
       // Eager views take no bytes of their own: they share their source's storage.
       if (why.empty() && !account(info.values[oi.result], std::move(out.layout), !op_is_view(op.kind)))

@@ -47,6 +47,11 @@ at::ScalarType to_aten(ScalarType t) {
 at::Tensor empty_with_dim_order(at::IntArrayRef sizes, const std::vector<int>& dim_order,
                                 at::ScalarType dtype) {
   const size_t r = sizes.size();
+  bool identity = true;
+  for (size_t i = 0; i < r; ++i) identity = identity && dim_order[i] == static_cast<int>(i);
+  // Row-major: torch's own contiguous tensor (permuting by the identity would
+  // only add a view of it, a TensorImpl and its allocations per value).
+  if (identity) return at::empty(sizes, at::TensorOptions().dtype(dtype));
   c10::SmallVector<int64_t, 16> permuted(r), inverse(r);  // rank <= 16: no heap
   for (size_t i = 0; i < r; ++i) {
     permuted[i] = sizes[dim_order[i]];

@@ -80,7 +80,7 @@ before = {n: hashlib.sha1(open(os.path.join(corpus, n), "rb").read()).hexdigest(
           for n in os.listdir(corpus)}
 new, art, logs = (os.path.join(d, x) for x in ("new", "artifacts", "logs"))
 os.makedirs(art)
-SEED, SECONDS = 100, 6
+SEED, SECONDS = 100, 12  # generous: the restarts must fit even on a loaded machine
 # Worker 1's second start (seed 100 + 1 + 2*1 = 103) finds something after 1 s.
 env = dict(os.environ, FAKE_CRASH_SEED="103")
 t0 = time.monotonic()
