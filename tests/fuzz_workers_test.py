@@ -35,9 +35,18 @@ def crash(data, code):
     sys.exit(code)
 seeds = opt["seed_inputs"][1:] if "seed_inputs" in opt else None
 files = open(seeds).read().split(",") if seeds else []
+# Every first start reads the seed list before any of them crashes on it (the
+# pool leaves a crashing seed out as soon as one worker has stopped on it; a
+# slow start on a loaded machine would otherwise never see it).
+sync = os.environ["FAKE_SYNC_DIR"]
+open(os.path.join(sync, "read-%d" % seed), "w").close()
 for f in files:
     data = open(f, "rb").read()
     if b"CRASH" in data:
+        t1 = time.monotonic()
+        while (len(os.listdir(sync)) < int(os.environ["FAKE_FIRST_STARTS"])
+               and time.monotonic() - t1 < 20):
+            time.sleep(0.02)
         crash(data, 1)
 n = len(files) + 1
 print("#%d\tINITED cov: 10 ft: 20 corp: %d/1Kb exec/s: 0 rss: 1Mb" % (n, n), flush=True)
@@ -82,7 +91,9 @@ new, art, logs = (os.path.join(d, x) for x in ("new", "artifacts", "logs"))
 os.makedirs(art)
 SEED, SECONDS = 100, 12  # generous: the restarts must fit even on a loaded machine
 # Worker 1's second start (seed 100 + 1 + 2*1 = 103) finds something after 1 s.
-env = dict(os.environ, FAKE_CRASH_SEED="103")
+sync = os.path.join(d, "sync")
+os.makedirs(sync)
+env = dict(os.environ, FAKE_CRASH_SEED="103", FAKE_SYNC_DIR=sync, FAKE_FIRST_STARTS="2")
 t0 = time.monotonic()
 p = subprocess.run(["/usr/bin/python3", os.path.join(SRC, "ci", "fuzz_workers.py"), "--fuzzer", fake,
                     "--jobs", "2", "--seconds", str(SECONDS), "--seed", str(SEED), "--new", new,
