@@ -36,6 +36,15 @@ inline constexpr int kInvalidOpCasePercent = 3;
 // sizes now and then (view_op_plans.h).
 inline constexpr int kHugeBesideZeroPercent = 2;
 
+// In kSeveralInputsPercent of the cases (version 2) there are 2 or 3 inputs
+// (x, x1, x2) of different dtypes and dim orders: each extra input has sizes of
+// its own (40%), or x's sizes in another dtype (30%: a copy_ between them must
+// fail; the one invalid op above is such a copy_ half of the time in these
+// cases), or x's sizes in x's dtype in its own dim order (30%). Ops read any of
+// them (sources are drawn over every value), and half of these cases copy_
+// between two inputs of the same sizes and dtype at a random op.
+inline constexpr int kSeveralInputsPercent = 6;
+
 // 1..8 ops (kMaxGeneratedOps), input and byte bounds as genCase's: always passes
 // analyze() with kDefaultByteBudget, and parse(print(c)) == c.
 rc::Gen<Case> genViewOpsCase();

@@ -127,7 +127,7 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
           return encode_plans(made);
         }
         if (job == 2) return alias_prims_called_directly(p.c, p.info, made.rewrite, backend);
-        RewritePathResult rw = run_rewrite_path(p.c, p.info, make_input_value(p.c.dtype, p.c.sizes),
+        RewritePathResult rw = run_rewrite_path(p.c, p.info, make_input_values(p.info),
                                                 made.rewrite, made.plan, backend.kernels, mode);
         std::string text;
         for (const AliasRecord& a : rw.aliases)

@@ -18,6 +18,16 @@ std::string path_of(const std::string& message) {
 
 bool has(const std::string& s, const char* word) { return s.find(word) != std::string::npos; }
 
+// The input op k's source descends from (through the defining ops), the first
+// input when there is none to follow: whose dim order the signature names.
+const InputDecl& input_under(const Case& c, int k) {
+  std::string name = c.ops[k].kind == OpKind::Add ? c.ops[k].target : c.ops[k].src;
+  for (int j = k - 1; j >= 0; --j)
+    if (!c.ops[j].result.empty() && c.ops[j].result == name) name = c.ops[j].src;
+  const InputDecl* in = c.find_input(name);
+  return in ? *in : c.inputs[0];
+}
+
 // The few words that separate different causes of one kind: which eligibility
 // rule an unsound rewrite broke, which plan invariant failed. These are the
 // judge's own categories (one per rule of DESIGN section 2), not case features.
@@ -149,8 +159,9 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
   // slice_copy among them): the one feature kept, so that a known layout bug
   // never hides a new contiguous one.
   if (f.kind == FindingKind::VALUE_MISMATCH && op) {
+    const std::vector<int>& order = input_under(c, f.op).dim_order;
     bool identity = true;
-    for (size_t i = 0; i < c.dim_order.size(); ++i) identity = identity && c.dim_order[i] == static_cast<int>(i);
+    for (size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == static_cast<int>(i);
     s += identity ? ":contiguous" : ":dim-order";
   }
   return s;
@@ -159,7 +170,8 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
 std::string root_cause_signature(const Case& c, const CaseSummary& f, const CaseRunner& run) {
   if (f.kind != FindingKind::VALUE_MISMATCH || !run) return finding_signature(c, f);
   const std::string path = path_of(f.message);
-  std::set<std::string> names{c.input};
+  std::set<std::string> names;
+  for (const InputDecl& in : c.inputs) names.insert(in.name);
   for (const Op& op : c.ops) names.insert(op.result);
   std::string probe = "probe";
   while (names.count(probe)) probe += "_";
