@@ -85,9 +85,9 @@ TEST(Seeds, ViewOpSeedsCoverEveryOpItsErrorsAndTheEdges) {
     const ParseResult r = parse_case(read_text(p), p.string());
     ASSERT_TRUE(r.ok) << r.error;
     const Case& c = r.c;
-    channels_last += c.dim_order == std::vector<int>{0, 2, 3, 1};
-    rank0 += c.sizes.empty();
-    rank16 += c.sizes.size() == 16;
+    channels_last += c.inputs[0].dim_order == std::vector<int>{0, 2, 3, 1};
+    rank0 += c.inputs[0].sizes.empty();
+    rank16 += c.inputs[0].sizes.size() == 16;
     bool zero = false, huge = false;
     for (const ValueInfo& v : r.info.values) {
       // A 0 beside sizes whose product (the 0 left out) is past int32.
