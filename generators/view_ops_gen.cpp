@@ -376,7 +376,7 @@ Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int>
       if (op.src.empty()) op.src = v.names[src];
       const size_t from = static_cast<size_t>(
           std::find(v.names.begin(), v.names.end(), op.src) - v.names.begin());
-      op.result = generated_value_name(v.size() - 1);
+      op.result = generated_value_name(v.size() - c.inputs.size());
       judge::OpOutcome out = judge::op_result(op, v.layouts[from]);
       // After a failing op nothing runs: the source's layout stands in for the
       // result, only to keep later plans realisable.
