@@ -207,27 +207,30 @@ Op realize_defining_op(const OpPlan& p, const judge::Layout& in) {
   return op;
 }
 
-// copy_(t, s) that must fail: in a case of several inputs, half of the time
-// between equal sizes of different dtypes where two values have them (slicefuzz's
-// copy_ never casts); else sizes differ, element counts agree when any two
+// copy_(t, s) between values of equal sizes and different dtypes, which must
+// fail (slicefuzz's copy_ never casts): half of the time (by k), where two
+// values allow it.
+bool copy_between_dtypes(const Values& v, uint64_t k, Op& op) {
+  if ((k / 4096) % 2) return false;
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (size_t a = 0; a < v.size(); ++a)
+    for (size_t b = 0; b < v.size(); ++b)
+      if (v.layouts[a].sizes == v.layouts[b].sizes && v.dtypes[a] != v.dtypes[b]) pairs.push_back({a, b});
+  if (pairs.empty()) return false;
+  const auto [target, src] = pairs[k % pairs.size()];
+  op = Op{};
+  op.kind = OpKind::Copy;
+  op.target = v.names[target];
+  op.src = v.names[src];
+  return true;
+}
+
+// copy_(t, s) that must fail: sizes differ, element counts agree when any two
 // values allow it (e.g. a value and its unsqueeze; `t` itself when it is one of
 // such a pair); else any value of other sizes; without one, a view_copy of the
 // wrong count.
-Op realize_bad_copy(const Values& v, size_t t, uint64_t k, bool several_inputs) {
+Op realize_bad_copy(const Values& v, size_t t, uint64_t k) {
   Op op;
-  if (several_inputs && (k / 4096) % 2 == 0) {
-    std::vector<std::pair<size_t, size_t>> other_dtype;
-    for (size_t a = 0; a < v.size(); ++a)
-      for (size_t b = 0; b < v.size(); ++b)
-        if (v.layouts[a].sizes == v.layouts[b].sizes && v.dtypes[a] != v.dtypes[b]) other_dtype.push_back({a, b});
-    if (!other_dtype.empty()) {
-      const auto [target, src] = other_dtype[k % other_dtype.size()];
-      op.kind = OpKind::Copy;
-      op.target = v.names[target];
-      op.src = v.names[src];
-      return op;
-    }
-  }
   std::vector<std::pair<size_t, size_t>> same_count;
   std::vector<size_t> other_sizes;
   for (size_t a = 0; a < v.size(); ++a)
@@ -357,9 +360,11 @@ Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int>
     Op op;
     if (k == bad_at) {
       const auto kind = static_cast<InvalidKind>(invalid.kind.kind);
-      op = kind == InvalidKind::CopySameCount
-               ? realize_bad_copy(v, pick_target(v, p.target, src), invalid.kind.k, c.inputs.size() > 1)
-               : realize_invalid_op(kind, invalid.kind.k, in);
+      // With several inputs, half of the time a copy_ between dtypes where two
+      // values of equal sizes differ in dtype (else the drawn rule).
+      if (!(c.inputs.size() > 1 && copy_between_dtypes(v, invalid.kind.k, op)))
+        op = kind == InvalidKind::CopySameCount ? realize_bad_copy(v, pick_target(v, p.target, src), invalid.kind.k)
+                                                : realize_invalid_op(kind, invalid.kind.k, in);
     } else if (copy_at && k == *copy_at % plans.size() && copy_between_inputs(c, v, op)) {
       // op is copy_ between two inputs of the same sizes and dtype
     } else if (p.kind == kAddOp || p.kind == kCopyOp) {
