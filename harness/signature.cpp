@@ -3,6 +3,7 @@
 #include <cctype>
 #include <set>
 
+#include "oracles/analysis.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -18,14 +19,20 @@ std::string path_of(const std::string& message) {
 
 bool has(const std::string& s, const char* word) { return s.find(word) != std::string::npos; }
 
-// The input op k's source descends from (through the defining ops), the first
-// input when there is none to follow: whose dim order the signature names.
-const InputDecl& input_under(const Case& c, int k) {
-  std::string name = c.ops[k].kind == OpKind::Add ? c.ops[k].target : c.ops[k].src;
-  for (int j = k - 1; j >= 0; --j)
-    if (!c.ops[j].result.empty() && c.ops[j].result == name) name = c.ops[j].src;
-  const InputDecl* in = c.find_input(name);
-  return in ? *in : c.inputs[0];
+// The dim order of the value op k reads (the one it writes, for add_ and copy_)
+// as the judge's analysis lays it out (every value has its own: a clone into
+// channels-last of a contiguous input is channels-last); the first input's
+// where the analysis cannot say. In a version-1 case every value has the
+// input's dim order.
+std::vector<int> dim_order_under(const Case& c, int k) {
+  ProgramInfo info;
+  AnalysisError err;
+  if (analyze(c, int64_t{1} << 62, info, err) && k < static_cast<int>(info.ops.size())) {
+    const OpInfo& oi = info.ops[k];
+    const int v = oi.target >= 0 ? oi.target : oi.src;
+    if (v >= 0 && info.values[v].known) return info.values[v].dim_order;
+  }
+  return c.inputs[0].dim_order;
 }
 
 // The few words that separate different causes of one kind: which eligibility
@@ -159,7 +166,7 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
   // slice_copy among them): the one feature kept, so that a known layout bug
   // never hides a new contiguous one.
   if (f.kind == FindingKind::VALUE_MISMATCH && op) {
-    const std::vector<int>& order = input_under(c, f.op).dim_order;
+    const std::vector<int> order = dim_order_under(c, f.op);
     bool identity = true;
     for (size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == static_cast<int>(i);
     s += identity ? ":contiguous" : ":dim-order";
