@@ -315,6 +315,13 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
     k.dtype = ScalarType::Float;
     add(k);
   }
+  int own_dtypes = 0;
+  for (const InputDecl& in : c.inputs) own_dtypes += in.dtype.has_value();
+  if (own_dtypes > 1) {  // every input in the default dtype at once (a copy_ between them stays valid)
+    Case k = c;
+    for (InputDecl& in : k.inputs) in.dtype.reset();
+    add(k);
+  }
   for (size_t i = 0; i < c.inputs.size(); ++i)  // an input's own dtype: the default
     if (c.inputs[i].dtype) {
       Case k = c;
