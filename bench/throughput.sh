@@ -6,8 +6,11 @@
 #   (b) fuzz_program on corpus/bench/ (500 committed cases, see
 #       bench/make_bench_corpus.py) with mutation off (each case replayed
 #       THROUGHPUT_REPEATS times) and on (seed 1, THROUGHPUT_SECONDS);
-#   (c) the nightly's fork mode (ci/fuzz.sh's flags, -fork=2) on the same corpus,
-#       per worker, over THROUGHPUT_FORK_SECONDS including restarts;
+#   (c) the nightly's parallel mode (ci/fuzz.sh -> ci/fuzz_workers.py, its flags)
+#       on the same corpus with 2 workers and with 1, and libFuzzer's -fork=2
+#       (the nightly's mode before), per worker, over THROUGHPUT_FORK_SECONDS
+#       including start-up and restarts, also per CPU second (fair on a shared
+#       machine);
 #   (d) slicefuzz check --no-isolate on the same corpus;
 #   (e) start-up time to the first execution;
 # and the same fuzz_program figures for a baseline commit (THROUGHPUT_BASELINE,

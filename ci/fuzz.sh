@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # ci/fuzz.sh [SECONDS] -- the nightly job (default 60 s of fuzzing).
 #   1. builds the fuzz preset (fuzz_program, slicefuzz) and the coverage preset;
-#   2. fuzzes with fuzz_program -fork=$(nproc) and the dictionary, starting from
-#      the persistent working corpus of the backend ($SLICEFUZZ_WORK, default
-#      fuzz-work, holds <backend>/corpus: an input that is harmless on one backend
-#      crashes another, and replaying those crashes made the merge take minutes),
-#      which gets corpus/seeds and corpus/regression added (never overwritten);
+#   2. fuzzes with $(nproc) long-lived fuzz_program workers (ci/fuzz_workers.py:
+#      plain libFuzzer processes sharing one directory of new inputs, each with
+#      its own -seed, restarted after a crash; libFuzzer's -fork restarted every
+#      job within seconds, reloading libtorch each time) and the dictionary,
+#      seeded from the persistent working corpus of the backend ($SLICEFUZZ_WORK,
+#      default fuzz-work, holds <backend>/corpus: an input that is harmless on one
+#      backend crashes another, and replaying those crashes made the merge take
+#      minutes), which gets corpus/seeds and corpus/regression added (never
+#      overwritten); workers read it, never write it;
 #   3. merges coverage-increasing inputs into the working corpus: the merge runs
 #      on a hard-linked staging copy, and new files enter the corpus by rename(2),
 #      so a kill at any moment loses or truncates no corpus file;
@@ -14,7 +18,7 @@
 #      findings.sarif, coverage/ HTML, fuzz-progress.svg).
 # Every libFuzzer invocation gets -artifact_prefix into $OUT: nothing is written
 # into the repository.
-# Time budget: fuzzing takes SECONDS (hard cap SECONDS + 30 for fork-mode
+# Time budget: fuzzing takes SECONDS (hard cap SECONDS + 30 for the workers'
 # shutdown); everything after it (merge, crash replay, minimisation, coverage,
 # reports) shares SLICEFUZZ_POST_BUDGET seconds (default 120), each step capped by
 # what is left, so the job ends within SECONDS + 30 + POST_BUDGET + ~10 s after
@@ -107,19 +111,25 @@ for f in corpus/seeds/*.case corpus/regression/*.case; do
 done
 BEFORE=$(find "$CORPUS" -maxdepth 1 -type f | wc -l)
 
-step "fuzz for $SECS s with -fork=$JOBS, seed $SEED (log in $OUT/fuzz.log)"
+step "fuzz for $SECS s with $JOBS workers, seed $SEED (log in $OUT/fuzz.log, each worker's in $OUT/workers/)"
 NEW="$OUT/new-inputs"
 mkdir -p "$NEW"
 START=$(date +%s)
 # Known findings of this backend are not failures: fuzz_program reports and
 # skips them (SLICEFUZZ_KNOWN) and keeps exploring.
-# timeout(1) signals the whole process group, so fork-mode children go too.
+# timeout(1) signals the whole process group, so the workers go too (and
+# fuzz_workers.py kills them when it dies).
+# ASan while fuzzing: a 64 MB quarantine, and 5 frames of allocation and free
+# stack per heap block instead of 30 (storing the stack of every malloc was ~12%
+# of an execution; every check is the same, and the report quotes the re-run of
+# each minimised finding, which has full stacks).
 SLICEFUZZ_BACKEND="$BACKEND" SLICEFUZZ_KNOWN="$KNOWN_DIR" SLICEFUZZ_KNOWN_LOG="$OUT_ABS/known-hits.log" \
-  ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}" \
+  ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64:malloc_context_size=5}" \
   timeout -k 5 "$((SECS + 30))" \
-  "$FUZZER" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -seed="$SEED" \
-  -max_total_time="$SECS" -timeout=25 -rss_limit_mb=4096 -dict=corpus/slicefuzz.dict \
-  -artifact_prefix="$OUT/artifacts/" -print_final_stats=1 "$NEW" "$CORPUS" >"$OUT/fuzz.log" 2>&1
+  /usr/bin/python3 ci/fuzz_workers.py --fuzzer "$FUZZER" --jobs "$JOBS" --seconds "$SECS" \
+  --seed "$SEED" --new "$NEW" --corpus "$CORPUS" --artifact-prefix "$OUT/artifacts/" \
+  --logs "$OUT/workers" -- -timeout=25 -rss_limit_mb=4096 -dict=corpus/slicefuzz.dict \
+  >"$OUT/fuzz.log" 2>&1
 FUZZ_RC=$?
 END=$(date +%s)
 DEADLINE=$((END + POST_BUDGET))

@@ -1,8 +1,9 @@
 """fuzz_program's progress from fuzz.log, and fuzz-progress.svg.
 
-libFuzzer prints a status line now and then. In fork mode (what ci/fuzz.sh runs)
-the line has the total executions and the elapsed seconds but its exec/s field
-is 0, so the rate is computed here from deltas of total executions over time.
+libFuzzer prints a status line now and then. In fork mode, and in the lines
+ci/fuzz_workers.py writes in that format (what ci/fuzz.sh runs), the line has
+the total executions and the elapsed seconds (fork mode's exec/s field is 0),
+so the rate is computed here from deltas of total executions over time.
 In-process lines carry exec/s but no time: their time is estimated from the
 execution deltas at the printed rate. The coverage is libFuzzer's `cov:`
 (covered edges, i.e. instrumented control-flow edges): the report quotes it in

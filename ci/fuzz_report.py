@@ -296,7 +296,7 @@ def main():
     if a.total_seconds is not None:
         md.append("- whole job after the build: %d s (bound %d s)" % (a.total_seconds, a.bound or 0))
     if stats["slices"]:
-        md.append("- final corpus replay: %d cases, %d slices, %.1f%% rewritten to et_slice; arena "
+        md.append("- final corpus replay: %d cases, %d slices, %.1f%% of view-copy ops rewritten to aliases; arena "
                   "bytes %d with the rewrite, %d copy-only"
                   % (stats["cases"], stats["slices"], 100.0 * stats["rewrite_share"],
                      stats["arena_bytes"], stats["copy_only_arena_bytes"]))

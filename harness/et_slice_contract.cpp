@@ -43,32 +43,44 @@ std::string alias_contract_violation(const char* prim, const Tensor& in, const T
   const int64_t es = static_cast<int64_t>(in.element_size());
   const int64_t delta = out.bytes() - in.bytes();
   const int64_t nbytes = static_cast<int64_t>(out.nbytes());
-  std::vector<int64_t> sizes(out.sizes, out.sizes + out.rank);
-  std::vector<int> order(out.dim_order, out.dim_order + out.rank);
-  std::vector<int64_t> strides(out.strides, out.strides + out.rank);
+  const int r = out.rank;
   // The alias is read as a fresh tensor of its sizes in its dim order: its
   // strides must be that layout's (the judge's stride rule), and along every
   // dim with more than one element equal to torch's view strides.
   const std::vector<int64_t> want_strides = judge::strides_for(view.sizes, want_order);
   // (An empty view has no element to place: torch keeps the input's strides.)
-  std::vector<int64_t> torch_strides = view.strides;
   const bool empty = std::find(view.sizes.begin(), view.sizes.end(), 0) != view.sizes.end();
-  for (size_t j = 0; j < torch_strides.size() && j < view.sizes.size(); ++j)
-    if (view.sizes[j] <= 1 || empty) torch_strides[j] = want_strides[j];
-  const std::string p = prim;
-  if (sizes != view.sizes)
-    return p + " gave sizes " + sizes_string(sizes) + ", torch's view has " +
-           sizes_string(view.sizes);
-  if (order != want_order)
-    return p + " gave the alias dim order " + dims_string(order) + ", the result must have " +
-           dims_string(want_order);
-  if (strides != want_strides)
-    return p + " gave the alias strides " + sizes_string(strides) + ", a tensor of sizes " +
-           sizes_string(sizes) + " in dim order " + dims_string(want_order) + " has " +
-           sizes_string(want_strides);
-  if (strides != torch_strides)
+  auto torch_stride = [&](size_t j) {
+    return j < view.sizes.size() && (view.sizes[j] <= 1 || empty) ? want_strides[j] : view.strides[j];
+  };
+  // Compared in place; the vectors for the messages are built only on a violation.
+  auto same = [r](const auto* a, const auto& v) {
+    if (static_cast<size_t>(r) != v.size()) return false;
+    for (int i = 0; i < r; ++i)
+      if (static_cast<int64_t>(a[i]) != static_cast<int64_t>(v[i])) return false;
+    return true;
+  };
+  bool torch_ok = static_cast<size_t>(r) == view.strides.size();
+  for (size_t j = 0; torch_ok && j < view.strides.size(); ++j) torch_ok = out.strides[j] == torch_stride(j);
+  if (!same(out.sizes, view.sizes) || !same(out.dim_order, want_order) ||
+      !same(out.strides, want_strides) || !torch_ok) {
+    const std::vector<int64_t> sizes(out.sizes, out.sizes + r);
+    const std::vector<int> order(out.dim_order, out.dim_order + r);
+    const std::vector<int64_t> strides(out.strides, out.strides + r);
+    const std::string p = prim;
+    if (sizes != view.sizes)
+      return p + " gave sizes " + sizes_string(sizes) + ", torch's view has " +
+             sizes_string(view.sizes);
+    if (order != want_order)
+      return p + " gave the alias dim order " + dims_string(order) + ", the result must have " +
+             dims_string(want_order);
+    if (strides != want_strides)
+      return p + " gave the alias strides " + sizes_string(strides) + ", a tensor of sizes " +
+             sizes_string(sizes) + " in dim order " + dims_string(want_order) + " has " +
+             sizes_string(want_strides);
     return "the alias strides " + sizes_string(strides) + " differ from torch's view strides " +
            sizes_string(view.strides);
+  }
   if (delta < 0 || delta + nbytes > static_cast<int64_t>(in.nbytes()))
     return "the alias [" + std::to_string(delta) + ", " + std::to_string(delta + nbytes) +
            ") leaves the input's " + std::to_string(in.nbytes()) + " bytes";
@@ -101,7 +113,6 @@ void check_et_slice_contract(const Case& c, const ProgramInfo& info,
     KernelRuntimeContext ctx;
     call_alias_prim(backend.kernels, ctx, op, in, out);
 
-    const std::string label = "op " + std::to_string(view.op) + " `" + print_op(op) + "`";
     std::string why;
     if (!view.dense) {
       if (ctx.ok())
@@ -116,6 +127,8 @@ void check_et_slice_contract(const Case& c, const ProgramInfo& info,
       why = alias_contract_violation(prim, in, out, view, result.dim_order);
     }
     if (!why.empty()) {
+      // (The op's label only now: print_op on every call was a dozen allocations.)
+      const std::string label = "op " + std::to_string(view.op) + " `" + print_op(op) + "`";
       Finding f{FindingKind::ALIAS_VIOLATION, prim, view.op, label + " called directly: " + why,
                 false};
       f.sut_refused = view.dense && !ctx.ok();

@@ -124,10 +124,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         });
     if (slicefuzz::find_known(g_known, sig)) {
       // Powers of two: a known bug hit a million times costs twenty lines.
-      if ((++g_known_hits & (g_known_hits - 1)) == 0) {
+      const uint64_t hits = ++g_known_hits;
+      if ((hits & (hits - 1)) == 0) {
         std::fprintf(stderr, "fuzz_program: KNOWN finding %s (%llu hits so far)\n", sig.c_str(),
                      static_cast<unsigned long long>(g_known_hits));
-        // Fork-mode workers' stderr is discarded: the report reads this file.
+        // One file for every worker of a campaign (libFuzzer -fork discards its
+        // jobs' stderr; ci/fuzz_workers.py keeps one log per worker): the report
+        // reads this file.
         if (const char* log = std::getenv("SLICEFUZZ_KNOWN_LOG"))
           if (FILE* f = std::fopen(log, "a")) {
             std::fprintf(f, "%s %d %llu\n", sig.c_str(), static_cast<int>(getpid()),

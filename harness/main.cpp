@@ -42,6 +42,9 @@ constexpr Verb kVerbs[] = {
 // ASan's (harness/signature.h). Still overridable with UBSAN_OPTIONS.
 // halt_on_error: code built with recoverable checks (ExecuTorch, see
 // backends/executorch/CMakeLists.txt) must still end the worker at its first report.
+// handle_abort: a system under test that aborts (ExecuTorch's ET_CHECK) leaves a
+// stack in the worker's log, so its signature names the frame, not "no-sut-frame".
+extern "C" const char* __asan_default_options() { return "handle_abort=1"; }
 extern "C" const char* __ubsan_default_options() { return "print_stacktrace=1:halt_on_error=1"; }
 
 int main(int argc, char** argv) {

@@ -274,9 +274,16 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
   }
 
   if (backend.out_of_process()) {
+    // The protocol carries one input (README "Out-of-process backends").
     if (c.inputs.size() > 1) {
       report.unsupported = "several inputs (the out-of-process protocol carries one input)";
       return report;
+    }
+    // A worker cannot refuse in the protocol's terms what it cannot parse: ops
+    // outside its declared limits are UNSUPPORTED before it is asked.
+    if (backend.outside_limits) {
+      report.unsupported = backend.outside_limits(c, info);
+      if (!report.unsupported.empty()) return report;
     }
     run_worker_path(c, info, torch.path, backend, report);
     return report;

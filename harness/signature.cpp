@@ -145,9 +145,20 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
       else continue;
       break;
     }
+    // An abort names the check that fired, not the abort machinery: when the top
+    // frame is ExecuTorch's platform abort, skip it and the inline tensor
+    // accessors (portable_type) whose ET_CHECK called it.
+    const Frame* top = frames.empty() ? nullptr : &frames[0];
+    auto in = [](const Frame& fr, const char* dir) { return fr.file.find(dir) != std::string::npos; };
+    if (top && in(*top, "runtime/platform/"))
+      for (const Frame& fr : frames)
+        if (!in(fr, "runtime/platform/") && !in(fr, "runtime/core/portable_type/")) {
+          top = &fr;
+          break;
+        }
     std::string where;
-    if (!frames.empty()) {
-      where = frames[0].function + "@" + frames[0].file.substr(0, frames[0].file.rfind(':'));
+    if (top) {
+      where = top->function + "@" + top->file.substr(0, top->file.rfind(':'));
     } else if (std::string loc = ubsan_location(f.worker_log); !loc.empty()) {
       where = "@" + loc;  // no function known: the line is all there is
     } else {
@@ -165,6 +176,8 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
   // different causes in every kernel seen so far (ExecuTorch's channels-last
   // slice_copy among them): the one feature kept, so that a known layout bug
   // never hides a new contiguous one.
+  // The layout is the one of the value the op reads (or writes in place), which
+  // clone(dim_order=...) may have changed from the input's.
   if (f.kind == FindingKind::VALUE_MISMATCH && op) {
     const std::vector<int> order = dim_order_under(c, f.op);
     bool identity = true;

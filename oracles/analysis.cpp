@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
-#include <unordered_map>
 
 #include "oracles/judge_facts.h"
 #include "oracles/judge_layouts.h"
@@ -57,9 +56,14 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   if (c.ops.size() > kMaxOps)
     return fail(err, W::Op, kMaxOps, format_msg("more than %zu ops", kMaxOps));
 
-  std::unordered_map<std::string, int> index;
+  // Sized once (this runs for every case, its shadow and every mutant); names
+  // are looked up by a scan of the few values defined so far (no hash map: a
+  // node and a string copy per value). A name is defined at most once, so the
+  // first match is the one.
+  info.values.reserve(c.ops.size() + c.inputs.size());
+  info.ops.reserve(c.ops.size());
+  info.outputs.reserve(c.outputs.size());
   auto add_value = [&](const std::string& name, int def_op, ScalarType dtype) {
-    index.emplace(name, static_cast<int>(info.values.size()));
     ValueInfo v;
     v.name = name;
     v.dtype = dtype;
@@ -67,8 +71,9 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
     info.values.push_back(std::move(v));
   };
   auto lookup = [&](const std::string& name) {
-    auto it = index.find(name);
-    return it == index.end() ? -1 : it->second;
+    for (size_t v = 0; v < info.values.size(); ++v)
+      if (info.values[v].name == name) return static_cast<int>(v);
+    return -1;
   };
   int64_t total = 0;
   // Gives `v` its layout; false when its bytes take the case over the budget
@@ -134,7 +139,13 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
       return judge::Layout{info.values[v].sizes, info.values[v].dim_order};
     };
     if (op_defines(op.kind)) {
-      judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+      // The source's layout lent to the judge and taken back (no copy of its
+      // vectors; the result is another value, op_result reads `in` only).
+      ValueInfo& src = info.values[oi.src];
+      judge::Layout in{std::move(src.sizes), std::move(src.dim_order)};
+      judge::OpOutcome out = judge::op_result(op, in);
+      src.sizes = std::move(in.sizes);
+      src.dim_order = std::move(in.dim_order);
       why = std::move(out.error);
       // Eager views take no bytes of their own: they share their source's storage.
       if (why.empty() && !account(info.values[oi.result], std::move(out.layout), !op_is_view(op.kind)))

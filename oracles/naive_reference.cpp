@@ -9,6 +9,9 @@
 // value's own dim order (info.values[v].dim_order, by the stride rule); a view
 // (slice, select) is a new window onto its source's storage, so add_ and copy_
 // through any window are seen by all. Values are compared logically (row-major).
+// Reads and writes walk a window's element positions one by one; a window whose
+// positions are just 0..n-1 in order (a whole row-major storage) moves as one
+// block, the same elements in the same order.
 //
 // A view-copy op's value is the judge's view of the op (op_view) taken over the
 // source's logical elements, gathered element by element: the same strided-view
@@ -44,38 +47,76 @@ int64_t numel_of(const std::vector<int64_t>& sizes) {
   return n;
 }
 
-// Element index of every logical element of the strided view (offset, sizes,
-// strides), in row-major order (an odometer over the view's indices).
-std::vector<int64_t> element_positions(int64_t offset, const std::vector<int64_t>& sizes,
-                                       const std::vector<int64_t>& strides) {
+// Calls f(i, p) for every logical element of the strided view (offset, sizes,
+// strides) in row-major order: i its row-major index, p its element index in
+// the storage. An odometer over the view's indices that keeps p up to date as
+// it turns (one add per element, a carry resets a digit), element by element as
+// before, without a vector of positions per read or write.
+template <typename F>
+void for_each_position(int64_t offset, const std::vector<int64_t>& sizes,
+                       const std::vector<int64_t>& strides, F&& f) {
   const int64_t total = numel_of(sizes);
+  if (total == 0) return;
   const size_t r = sizes.size();
-  std::vector<int64_t> pos(static_cast<size_t>(total));
-  std::vector<int64_t> idx(r, 0);
+  int64_t small[32] = {};
+  std::vector<int64_t> large(r > 32 ? r : 0, 0);
+  int64_t* idx = r > 32 ? large.data() : small;
+  int64_t p = offset;
   for (int64_t flat = 0; flat < total; ++flat) {
-    int64_t p = offset;
-    for (size_t k = 0; k < r; ++k) p += idx[k] * strides[k];
-    pos[flat] = p;
-    for (size_t k = r; k-- > 0 && ++idx[k] == sizes[k];) idx[k] = 0;
+    f(flat, p);
+    for (size_t k = r; k-- > 0;) {
+      if (++idx[k] < sizes[k]) {
+        p += strides[k];
+        break;
+      }
+      idx[k] = 0;
+      p -= (sizes[k] - 1) * strides[k];
+    }
   }
-  return pos;
 }
 
-// The elements of `src` (row-major logical elements) at `positions`.
-TensorValue gather(const TensorValue& src, const std::vector<int64_t>& sizes,
-                   const std::vector<int64_t>& positions) {
+// Whether for_each_position would visit positions 0, 1, ..., n-1 in order: the
+// view starts at element 0 and every dim with more than one element has the
+// row-major stride (a fresh row-major storage, read or written whole).
+bool positions_are_identity(int64_t offset, const std::vector<int64_t>& sizes,
+                            const std::vector<int64_t>& strides) {
+  if (offset != 0) return false;
+  int64_t running = 1;
+  for (size_t k = sizes.size(); k-- > 0;) {
+    if (sizes[k] > 1 && strides[k] != running) return false;
+    running *= sizes[k];
+  }
+  return true;
+}
+
+// One element of `es` bytes (1, 2, 4 or 8): a fixed-size copy, not a call.
+inline void copy_element(uint8_t* dst, const uint8_t* src, size_t es) {
+  switch (es) {
+    case 1: *dst = *src; return;
+    case 2: std::memcpy(dst, src, 2); return;
+    case 4: std::memcpy(dst, src, 4); return;
+    default: std::memcpy(dst, src, 8); return;
+  }
+}
+
+// The elements of `src` (row-major logical elements) that the strided view
+// (offset, sizes, strides) over them selects, row-major.
+TensorValue gather(const TensorValue& src, int64_t offset, const std::vector<int64_t>& sizes,
+                   const std::vector<int64_t>& strides) {
   TensorValue out;
   out.dtype = src.dtype;
   out.sizes = sizes;
   const size_t es = element_size(src.dtype);
-  out.bytes.resize(positions.size() * es);
-  for (size_t i = 0; i < positions.size(); ++i)
-    std::memcpy(&out.bytes[i * es], &src.bytes[static_cast<size_t>(positions[i]) * es], es);
+  out.bytes.resize(static_cast<size_t>(numel_of(sizes)) * es);
+  for_each_position(offset, sizes, strides, [&](int64_t i, int64_t p) {
+    copy_element(&out.bytes[static_cast<size_t>(i) * es], &src.bytes[static_cast<size_t>(p) * es], es);
+  });
   return out;
 }
 
 class Memory {
  public:
+  void reserve(size_t n) { storages_.reserve(n); }
   // A fresh storage holding `value` (row-major logical elements) laid out with
   // `dim_order` (empty: row-major).
   Window fresh(const TensorValue& value, const std::vector<int>& dim_order) {
@@ -92,18 +133,28 @@ class Memory {
     v.dtype = s.dtype;
     v.sizes = w.sizes;
     const size_t es = element_size(s.dtype);
-    const std::vector<int64_t> pos = element_positions(w.offset, w.sizes, w.strides);
-    v.bytes.resize(pos.size() * es);
-    for (size_t i = 0; i < pos.size(); ++i)
-      std::memcpy(&v.bytes[i * es], &s.bytes[static_cast<size_t>(pos[i]) * es], es);
+    v.bytes.resize(static_cast<size_t>(numel_of(w.sizes)) * es);
+    // Positions 0..n-1 in order: the same elements in the same order, as one block.
+    if (positions_are_identity(w.offset, w.sizes, w.strides)) {
+      if (!v.bytes.empty()) std::memcpy(v.bytes.data(), s.bytes.data(), v.bytes.size());
+      return v;
+    }
+    for_each_position(w.offset, w.sizes, w.strides, [&](int64_t i, int64_t p) {
+      copy_element(&v.bytes[static_cast<size_t>(i) * es], &s.bytes[static_cast<size_t>(p) * es], es);
+    });
     return v;
   }
   void write(const Window& w, const std::vector<uint8_t>& row_major) {
     Storage& s = storages_[w.storage];
     const size_t es = element_size(s.dtype);
-    const std::vector<int64_t> pos = element_positions(w.offset, w.sizes, w.strides);
-    for (size_t i = 0; i < pos.size(); ++i)
-      std::memcpy(&s.bytes[static_cast<size_t>(pos[i]) * es], &row_major[i * es], es);
+    if (positions_are_identity(w.offset, w.sizes, w.strides)) {
+      const size_t n = static_cast<size_t>(numel_of(w.sizes)) * es;
+      if (n) std::memcpy(s.bytes.data(), row_major.data(), n);
+      return;
+    }
+    for_each_position(w.offset, w.sizes, w.strides, [&](int64_t i, int64_t p) {
+      copy_element(&s.bytes[static_cast<size_t>(p) * es], &row_major[static_cast<size_t>(i) * es], es);
+    });
   }
 
  private:
@@ -118,6 +169,7 @@ void add_all(TensorValue& v, int64_t k) {
 class NaiveReference {
  public:
   NaiveReference(const ProgramInfo& info) : info_(info), values_(info.values.size()) {
+    mem_.reserve(info.values.size());  // at most one storage per value
     const std::vector<TensorValue> inputs = make_input_values(info);
     for (size_t k = 0; k < inputs.size(); ++k) values_[k] = mem_.fresh(inputs[k], info.values[k].dim_order);
   }
@@ -192,8 +244,7 @@ class NaiveReference {
       return OpStatus::error("naive reference: the op's view has sizes " + sizes_string(v->sizes) +
                              " but its result " + sizes_string(out.layout.sizes) +
                              " (judge_layouts bug)");
-    define(oi.result, gather(in, v->sizes, element_positions(v->offset, v->sizes, v->strides)),
-           out.layout);
+    define(oi.result, gather(in, v->offset, v->sizes, v->strides), out.layout);
     return OpStatus::success();
   }
 

@@ -47,6 +47,11 @@ at::ScalarType to_aten(ScalarType t) {
 at::Tensor empty_with_dim_order(at::IntArrayRef sizes, const std::vector<int>& dim_order,
                                 at::ScalarType dtype) {
   const size_t r = sizes.size();
+  bool identity = true;
+  for (size_t i = 0; i < r; ++i) identity = identity && dim_order[i] == static_cast<int>(i);
+  // Row-major: torch's own contiguous tensor (permuting by the identity would
+  // only add a view of it, a TensorImpl and its allocations per value).
+  if (identity) return at::empty(sizes, at::TensorOptions().dtype(dtype));
   c10::SmallVector<int64_t, 16> permuted(r), inverse(r);  // rank <= 16: no heap
   for (size_t i = 0; i < r; ++i) {
     permuted[i] = sizes[dim_order[i]];
@@ -236,11 +241,10 @@ class TorchEvaluator {
   // row-major then; the loop stops right after.)
   at::Tensor fresh(int v, at::IntArrayRef sizes) {
     const ValueInfo& vi = info_.values[v];
-    std::vector<int> order = vi.dim_order;
-    if (!vi.known || order.size() != sizes.size()) {
-      order.resize(sizes.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    }
+    if (vi.known && vi.dim_order.size() == sizes.size())
+      return empty_with_dim_order(sizes, vi.dim_order, to_aten(vi.dtype));
+    std::vector<int> order(sizes.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
     return empty_with_dim_order(sizes, order, to_aten(vi.dtype));
   }
 

@@ -59,6 +59,7 @@ PathResult interpret(const Case& c, const ProgramInfo& info, Evaluator& ev) {
     }
     ev.after_op(k);
   }
+  r.outputs.reserve(info.outputs.size());
   for (int v : info.outputs) r.outputs.push_back(ev.output(v));
   return r;
 }

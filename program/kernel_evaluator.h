@@ -55,7 +55,11 @@ class KernelEvaluator {
       k_.clone(ctx, t(oi.src), MemoryFormat::Preserve, t(oi.result));
     } else {
       const std::vector<int64_t> order(op.dim_order->begin(), op.dim_order->end());
-      k_.clone_dim_order(ctx, t(oi.src), order.data(), order.size(), t(oi.result));
+      // A given but empty order (dim_order=[]) is not "no order": an empty
+      // vector's data() may be null, which the kernel reads as absent.
+      static const int64_t kEmptyOrder[1] = {0};
+      k_.clone_dim_order(ctx, t(oi.src), order.empty() ? kEmptyOrder : order.data(), order.size(),
+                         t(oi.result));
     }
     return self().finish(ctx, k);
   }

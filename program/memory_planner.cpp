@@ -58,17 +58,28 @@ MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const Rewrit
     root.last_step = std::max(root.last_step, plan.tensors[v].last_step);
   }
 
-  std::vector<int> order;
+  // Three buffers for the whole plan, sized once (the planner runs two or three
+  // times per case: every allocation here is one per tensor per case).
+  std::vector<int> order, placed;
+  std::vector<int64_t> candidates;
+  order.reserve(nv);
+  placed.reserve(nv);
+  candidates.reserve(nv + 1);
   for (int v = 0; v < nv; ++v)
     if (!rewrite.is_alias(v)) order.push_back(v);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return plan.tensors[a].nbytes > plan.tensors[b].nbytes;
-  });
-  std::vector<int> placed;
+  // Largest first; ties keep value order (a stable insertion sort: no heap
+  // buffer, unlike std::stable_sort).
+  for (size_t i = 1; i < order.size(); ++i) {
+    const int v = order[i];
+    size_t j = i;
+    for (; j > 0 && plan.tensors[order[j - 1]].nbytes < plan.tensors[v].nbytes; --j)
+      order[j] = order[j - 1];
+    order[j] = v;
+  }
   for (int v : order) {
     TensorPlacement& t = plan.tensors[v];
     // Candidate offsets: 0 and the aligned end of every placed, co-live tensor.
-    std::vector<int64_t> candidates{0};
+    candidates.assign(1, 0);
     for (int p : placed)
       if (lifetimes_overlap(t, plan.tensors[p]))
         candidates.push_back(align_up(plan.tensors[p].offset + plan.tensors[p].nbytes));

@@ -71,6 +71,16 @@ TEST(ViewOpsSignature, EveryOpKindHasItsOwnLabel) {
   }
 }
 
+TEST(ViewOpsSignature, ValueMismatchNamesTheLayoutOfTheValueTheOpReads) {
+  const Case c = parsed("slicefuzz-case 2\ndtype float32\ninput x [2, 3]\n"
+                        "t = clone(x, dim_order=[1, 0])\ny = select_copy(t, dim=0, index=1)\n"
+                        "z = select_copy(x, dim=0, index=1)\noutput y, z\n");
+  EXPECT_EQ(finding_signature(c, finding_at(FindingKind::VALUE_MISMATCH, 1, "copy path: element 0")),
+            "VALUE_MISMATCH:select_copy:copy:dim-order");
+  EXPECT_EQ(finding_signature(c, finding_at(FindingKind::VALUE_MISMATCH, 2, "copy path: element 0")),
+            "VALUE_MISMATCH:select_copy:copy:contiguous");
+}
+
 TEST(ViewOpsSignature, AliasPrimOpContractChecksAndLayoutRuleAreTheirOwnCauses) {
   const Case c = one_op_case("y = view_copy(t, sizes=[3])");
   EXPECT_EQ(finding_signature(c, finding_at(FindingKind::ALIAS_VIOLATION, 1,

@@ -40,8 +40,14 @@ void strided_copy(uint8_t* dst, const int64_t* dst_strides, const uint8_t* src,
     if (sizes[i] == 0) return;
     if (sizes[i] > 1) dims[n++] = i;
   }
-  // Outermost first in the destination's memory order.
-  std::stable_sort(dims, dims + n, [&](int a, int b) { return dst_strides[a] > dst_strides[b]; });
+  // Outermost first in the destination's memory order: a stable insertion sort
+  // (at most 16 dims; std::stable_sort took a heap buffer on every call).
+  for (int i = 1; i < n; ++i) {
+    const int d = dims[i];
+    int j = i;
+    for (; j > 0 && dst_strides[dims[j - 1]] < dst_strides[d]; --j) dims[j] = dims[j - 1];
+    dims[j] = d;
+  }
 
   // Coalesce the innermost dims that are contiguous in both regions.
   int64_t run = 1;
