@@ -20,7 +20,7 @@ TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes
   const int64_t n = v.numel();
   v.bytes.resize(static_cast<size_t>(n) * es);
   for (int64_t i = 0; i < n; ++i) judge::fill_element(dtype, first + i, v.bytes.data() + i * es);
-  if (cache.size() >= 4) cache.erase(cache.begin());
+  if (cache.size() >= 8) cache.erase(cache.begin());  // a case of 3 inputs and its shadow fit
   cache.push_back({first, v});
   return v;
 }
@@ -31,7 +31,8 @@ std::vector<int64_t> input_fill_starts(const ProgramInfo& info) {
   for (int k = 0; k < info.num_inputs && k < static_cast<int>(info.values.size()); ++k) {
     starts.push_back(next);
     int64_t n = 1;
-    for (int64_t s : info.values[k].sizes) n *= s;  // within the byte budget: no overflow
+    // An analysed input: its sizes, size-0 dims counted as 1, multiply within int64.
+    for (int64_t s : info.values[k].sizes) n *= s;
     next += n;
   }
   return starts;
