@@ -4,9 +4,9 @@
 // and agree with torch, each input its own root in the arena; the pass decides
 // aliases of each input; copy_ between dtypes fails in every path; a backend
 // that runs such a copy_ (ExecuTorch casts) is UNSUPPORTED only where its limits
-// declare it; out-of-process backends report several inputs UNSUPPORTED; the
-// minimiser drops unused inputs and shrinks each input; export --python carries
-// every input's fill start.
+// declare it; out-of-process backends report several inputs UNSUPPORTED;
+// explain draws every input; the minimiser drops unused inputs and shrinks each
+// input; export --python carries every input's fill start.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -17,6 +17,7 @@
 #include "generators/generate.h"
 #include "harness/export.h"
 #include "harness/minimizer.h"
+#include "harness/plan_picture.h"
 #include "harness/runner.h"
 #include "oracles/oracle.h"
 #include "oracles/plan_check.h"
@@ -209,6 +210,16 @@ TEST(SeveralInputsRunner, TheReferencePassesTheSeeds) {
   const CaseReport report = run_case(r.c, r.info, all_backends()[0], {});
   EXPECT_FALSE(report.failed()) << report.first_failure()->message;
   EXPECT_EQ(report.rewritten, 2);
+}
+
+TEST(SeveralInputsExplain, ThePictureHasARowPerInputFromStepZero) {
+  const ParseResult r = parsed(kThreeInputs);
+  const RewritePlan rw = replace_slice_copy_with_slice(r.c, r.info);
+  const std::string text = plan_text_picture(r.info, rw, plan_memory(r.c, r.info, rw));
+  EXPECT_NE(text.find("(steps: 0 = inputs, k+1 = op k"), std::string::npos) << text;
+  for (const char* row : {"\n  x ", "\n  y ", "\n  z "}) EXPECT_NE(text.find(row), std::string::npos) << text;
+  const std::string svg = plan_svg("t", r.info, rw, plan_memory(r.c, r.info, rw));
+  EXPECT_NE(svg.find("program step (0 = inputs,"), std::string::npos);
 }
 
 TEST(SeveralInputsMinimizer, DropsAnUnusedInputAndShrinksEachInput) {
