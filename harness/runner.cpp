@@ -165,8 +165,13 @@ std::vector<int64_t> torch_alias_deltas(const Case& c, const ProgramInfo& info,
   for (const TorchSliceView& view : torch.slice_views) {
     const OpInfo& oi = info.ops[view.op];
     const int64_t es = static_cast<int64_t>(element_size(info.values[oi.result].dtype));
+    // Wrapping: an empty view of sizes past int32 beside a 0 has a storage offset
+    // that, summed along a chain, passes int64; it reads nothing and is never
+    // compared (compare_aliases and the plan check skip empty aliases).
     if (oi.result < static_cast<int>(rewrite.root.size()) && rewrite.is_alias(oi.result))
-      torch_delta[oi.result] = torch_delta[oi.src] + view.storage_offset * es;
+      torch_delta[oi.result] = static_cast<int64_t>(static_cast<uint64_t>(torch_delta[oi.src]) +
+                                                    static_cast<uint64_t>(view.storage_offset) *
+                                                        static_cast<uint64_t>(es));
   }
   return torch_delta;
 }
