@@ -19,8 +19,8 @@ namespace {
 Case kv_cache_program(int layers, int64_t heads, int64_t seq, int64_t dim, int64_t used) {
   Case c;
   c.dtype = ScalarType::Float;
-  c.input = "cache";
-  c.sizes = {layers, heads, seq, dim};
+  c.inputs[0].name = "cache";
+  c.inputs[0].sizes = {layers, heads, seq, dim};
   auto slice = [](std::string out, std::string src, int64_t d, int64_t start, int64_t end) {
     Op op;
     op.kind = OpKind::SliceCopy;

@@ -67,10 +67,10 @@ Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int>
                   const std::vector<OpPlan>& plans, const OutputPlan& outputs) {
   Case c;
   c.dtype = dtype;
-  c.sizes = std::move(sizes);
-  c.dim_order = std::move(dim_order);
-  std::vector<std::string> names{c.input};
-  std::vector<std::vector<int64_t>> shapes{c.sizes};
+  c.inputs[0].sizes = std::move(sizes);
+  c.inputs[0].dim_order = std::move(dim_order);
+  std::vector<std::string> names{c.inputs[0].name};
+  std::vector<std::vector<int64_t>> shapes{c.inputs[0].sizes};
   for (const OpPlan& p : plans) {
     const size_t n = names.size();
     size_t src = n - 1 - p.source % n;

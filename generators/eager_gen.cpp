@@ -48,11 +48,12 @@ rc::Gen<Case> genEagerCase() {
     c.version = 2;
     c.dtype = *genDtype();
     const int rank = *rc::gen::weightedElement<int>({{1, 1}, {4, 2}, {3, 3}, {1, 4}});
+    InputDecl& x = c.inputs[0];  // eager programs have one input
     for (int i = 0; i < rank; ++i)
-      c.sizes.push_back(*rc::gen::weightedElement<int64_t>({{2, 1}, {3, 2}, {3, 3}, {3, 4}, {1, 5}, {1, 0}}));
-    c.dim_order = *genDimOrder(c.sizes);
-    std::vector<std::string> names{c.input};
-    std::vector<std::vector<int64_t>> shapes{c.sizes};
+      x.sizes.push_back(*rc::gen::weightedElement<int64_t>({{2, 1}, {3, 2}, {3, 3}, {3, 4}, {1, 5}, {1, 0}}));
+    x.dim_order = *genDimOrder(x.sizes);
+    std::vector<std::string> names{x.name};
+    std::vector<std::vector<int64_t>> shapes{x.sizes};
     auto pick = [&](bool want_rank) -> int {
       std::vector<size_t> ok;
       for (size_t i = 0; i < shapes.size(); ++i)
@@ -69,7 +70,7 @@ rc::Gen<Case> genEagerCase() {
     if (*rc::gen::inRange(0, 10) < 4) {
       Op first;
       first.kind = OpKind::Add;
-      first.target = c.input;
+      first.target = x.name;
       first.scalar = gen_scalar();
       c.ops.push_back(first);
     }
@@ -156,14 +157,14 @@ rc::Gen<Case> genEagerCase() {
     if (c.ops.empty()) {  // every pick refused (rank 0): one write to the input
       Op op;
       op.kind = OpKind::Add;
-      op.target = c.input;
+      op.target = x.name;
       op.scalar = 1;
       c.ops.push_back(op);
     }
     // The input's final value always; often only that (every other output is a
     // late read that keeps a pass from re-inplacing); the last value defined;
     // sometimes another.
-    c.outputs.push_back(c.input);
+    c.outputs.push_back(x.name);
     if (*rc::gen::inRange(0, 2) == 0) return c;
     if (names.size() > 1) c.outputs.push_back(names.back());
     if (names.size() > 2 && *rc::gen::inRange(0, 2)) {

@@ -149,48 +149,65 @@ void refit_to_layouts(Case& c, const Case* before) {
       for (size_t k = info.failing_op; k < before->ops.size(); ++k)
         if (!before->ops[k].result.empty()) failed.insert(before->ops[k].result);
   }
-  std::vector<std::string> names{c.input};
-  std::vector<judge::Layout> layouts{judge::Layout{c.sizes, c.effective_dim_order()}};
-  auto find = [&](const std::string& n) -> const judge::Layout* {
+  std::vector<std::string> names;
+  std::vector<judge::Layout> layouts;
+  std::vector<ScalarType> dtypes;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    names.push_back(c.inputs[i].name);
+    layouts.push_back(judge::Layout{c.inputs[i].sizes, c.inputs[i].effective_dim_order()});
+    dtypes.push_back(c.input_dtype(i));
+  }
+  auto find = [&](const std::string& n) -> int {
     for (size_t i = 0; i < names.size(); ++i)
-      if (names[i] == n) return &layouts[i];
-    return nullptr;
+      if (names[i] == n) return static_cast<int>(i);
+    return -1;
   };
   for (Op& op : c.ops) {
-    const judge::Layout* src = op_defines(op.kind) || op.kind == OpKind::Copy ? find(op.src) : nullptr;
+    const int src = op_defines(op.kind) || op.kind == OpKind::Copy ? find(op.src) : -1;
     if (op.kind == OpKind::Add) continue;
-    if (!src) return;  // an undefined name: repair_case's business
+    if (src < 0) return;  // an undefined name: repair_case's business
     if (op.kind == OpKind::Copy) {
-      const judge::Layout* target = find(op.target);
-      if (!target || !judge::copy_error(*target, *src).empty()) return;
+      const int target = find(op.target);
+      if (target < 0 || !judge::copy_error(layouts[target], layouts[src]).empty() ||
+          !judge::copy_dtype_error(dtypes[target], dtypes[src]).empty())
+        return;
       continue;
     }
-    const judge::Layout in = *src;
+    const judge::Layout in = layouts[src];
+    const ScalarType dtype = dtypes[src];
     if (!failed.count(op.result)) refit_op(op, in);
     judge::OpOutcome out = judge::op_result(op, in);
     if (!out.error.empty()) return;
     names.push_back(op.result);
     layouts.push_back(std::move(out.layout));
+    dtypes.push_back(dtype);
   }
 }
 
 void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
-  if (c.input.empty() || c.input == "None") c.input = "x";
-  if (c.sizes.size() > static_cast<size_t>(kMaxCaseRank)) c.sizes.resize(kMaxCaseRank);
-  // Sizes past 2^20 only beside a 0 (no bytes; lengths past int32 on purpose).
-  const bool empty = std::count(c.sizes.begin(), c.sizes.end(), 0) > 0;
-  for (int64_t& s : c.sizes)
-    s = s < 0 ? 1 : std::min<int64_t>(s, empty ? int64_t{1} << 40 : int64_t{1} << 20);
-  {
-    std::vector<int> sorted = c.dim_order;
+  if (c.inputs.empty()) c.inputs.emplace_back();
+  if (c.inputs.size() > kFuzzMaxInputs) c.inputs.resize(kFuzzMaxInputs);
+  std::set<std::string> input_names;
+  for (InputDecl& in : c.inputs) {
+    if (in.name.empty() || in.name == "None" || input_names.count(in.name)) {
+      in.name = "x";
+      for (int i = 1; input_names.count(in.name); ++i) in.name = "x" + std::to_string(i);
+    }
+    input_names.insert(in.name);
+    if (in.sizes.size() > static_cast<size_t>(kMaxCaseRank)) in.sizes.resize(kMaxCaseRank);
+    // Sizes past 2^20 only beside a 0 (no bytes; lengths past int32 on purpose).
+    const bool empty = std::count(in.sizes.begin(), in.sizes.end(), 0) > 0;
+    for (int64_t& s : in.sizes)
+      s = s < 0 ? 1 : std::min<int64_t>(s, empty ? int64_t{1} << 40 : int64_t{1} << 20);
+    std::vector<int> sorted = in.dim_order;
     std::sort(sorted.begin(), sorted.end());
-    std::vector<int> iota(c.sizes.size());
+    std::vector<int> iota(in.sizes.size());
     std::iota(iota.begin(), iota.end(), 0);
-    if (!c.dim_order.empty() && sorted != iota) c.dim_order.clear();
+    if (!in.dim_order.empty() && sorted != iota) in.dim_order.clear();
   }
   if (c.ops.size() > std::min(max_ops, kMaxOps)) c.ops.resize(std::min(max_ops, kMaxOps));
-  std::set<std::string> defined{c.input};
-  std::string last = c.input;
+  std::set<std::string> defined = input_names;
+  std::string last = c.inputs.back().name;
   for (Op& op : c.ops) {
     keep_printable(op);
     auto fix = [&](std::string& name) {
@@ -218,20 +235,24 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   if (outputs.empty()) outputs.push_back(last);
   c.outputs = outputs;
   canonicalize(c);
-  // Shrink the input until every tensor fits the budget (every op's result holds
-  // at most its source's elements, so this converges).
+  // Shrink the inputs until every tensor fits the budget (every op's result holds
+  // at most its source's elements, so this converges): the biggest size of any
+  // input first (the first input's among equals).
   for (int round = 0; round < 200; ++round) {
     ProgramInfo info;
     AnalysisError err;
     if (analyze(c, byte_budget, info, err)) return;
-    auto biggest = std::max_element(c.sizes.begin(), c.sizes.end());
-    if (biggest == c.sizes.end() || *biggest <= 1) break;
+    int64_t* biggest = nullptr;
+    for (InputDecl& in : c.inputs)
+      for (int64_t& s : in.sizes)
+        if (!biggest || s > *biggest) biggest = &s;
+    if (!biggest || *biggest <= 1) break;
     *biggest /= 2;
   }
   // Unreachable for sane budgets; fall back to the smallest program.
   c = Case{};
-  c.sizes = {1};
-  c.outputs = {c.input};
+  c.inputs[0].sizes = {1};
+  c.outputs = {c.inputs[0].name};
 }
 
 bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget) {
@@ -261,10 +282,16 @@ Case crossover_cases(const Case& a, const Case& b, Rng& rng, int64_t byte_budget
   const size_t keep = below(rng, a.ops.size() + 1);
   out.ops.resize(keep);
   const size_t from = below(rng, b.ops.size() + 1);
+  // b's input k reads a's input k (the last of a's when a has fewer).
+  auto a_input = [&](const std::string& name) {
+    for (size_t k = 0; k < b.inputs.size(); ++k)
+      if (b.inputs[k].name == name) return out.inputs[std::min(k, out.inputs.size() - 1)].name;
+    return name;
+  };
   for (size_t i = from; i < b.ops.size(); ++i) {
     Op op = b.ops[i];
-    if (op.src == b.input) op.src = out.input;
-    if (op.target == b.input) op.target = out.input;
+    op.src = a_input(op.src);
+    op.target = a_input(op.target);
     out.ops.push_back(op);
   }
   out.outputs = a.outputs;

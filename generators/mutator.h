@@ -20,6 +20,8 @@ inline constexpr int64_t kFuzzByteBudget = int64_t{64} << 10;
 // Ops per mutated case: slicing bugs need short programs, and long ones cost
 // executions per second (a 60-op program runs ~10x slower than an 8-op one).
 inline constexpr size_t kFuzzMaxOps = 12;
+// Inputs per mutated case (version 2 allows several; generated cases have 1..3).
+inline constexpr size_t kFuzzMaxInputs = 3;
 
 // One named structural mutation. `apply` returns false, with `c` untouched,
 // when it does not apply (e.g. "change a view's sizes" on a case without

@@ -22,15 +22,18 @@ const T& pick(Rng& rng, const std::vector<T>& v) {
   return v[below(rng, v.size())];
 }
 
-// Names defined before op `k` (the input first).
+// Names defined before op `k` (the inputs first).
 std::vector<std::string> defined_before(const Case& c, size_t k);
 
 // The layout of every value the judge knows (defined before the first failing
 // op), by name; nullopt for the others.
 std::optional<judge::Layout> layout_of(const Case& c, const std::string& name);
 
-// The input's layout when `name` has none.
+// The layout the judge gives `name`; else the input so named, else the first input's.
 judge::Layout layout_or_input(const Case& c, const std::string& name);
+
+// One of the inputs (the only one without drawing from rng).
+InputDecl& some_input(Case& c, Rng& rng);
 
 std::string fresh_name(const Case& c);
 

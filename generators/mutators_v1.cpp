@@ -15,7 +15,8 @@ namespace slicefuzz::mut {
 // ------------------------------------------------------------------ helpers
 
 std::vector<std::string> defined_before(const Case& c, size_t k) {
-  std::vector<std::string> names{c.input};
+  std::vector<std::string> names;
+  for (const InputDecl& in : c.inputs) names.push_back(in.name);
   for (size_t i = 0; i < k && i < c.ops.size(); ++i)
     if (!c.ops[i].result.empty()) names.push_back(c.ops[i].result);
   return names;
@@ -32,11 +33,18 @@ std::optional<judge::Layout> layout_of(const Case& c, const std::string& name) {
 
 judge::Layout layout_or_input(const Case& c, const std::string& name) {
   if (auto l = layout_of(c, name)) return *l;
-  return judge::Layout{c.sizes, c.effective_dim_order()};
+  const InputDecl* in = c.find_input(name);
+  if (!in) in = &c.inputs[0];
+  return judge::Layout{in->sizes, in->effective_dim_order()};
+}
+
+InputDecl& some_input(Case& c, Rng& rng) {
+  return c.inputs.size() == 1 ? c.inputs[0] : c.inputs[below(rng, c.inputs.size())];
 }
 
 std::string fresh_name(const Case& c) {
-  std::set<std::string> used{c.input};
+  std::set<std::string> used;
+  for (const InputDecl& in : c.inputs) used.insert(in.name);
   for (const Op& op : c.ops) used.insert(op.result);
   for (int i = 0;; ++i) {
     std::string n = "t" + std::to_string(i);
@@ -69,17 +77,19 @@ gen::Pick rpick(Rng& rng, size_t kinds) { return gen::Pick{below(rng, kinds), rn
 // ----------------------------------------------------------------- mutators
 
 bool change_input_size(Case& c, Rng& rng) {
-  if (c.sizes.empty()) return false;
-  int64_t& s = c.sizes[below(rng, c.sizes.size())];
+  InputDecl& in = some_input(c, rng);
+  if (in.sizes.empty()) return false;
+  int64_t& s = in.sizes[below(rng, in.sizes.size())];
   const std::vector<int64_t> options{0, 1, 2, 3, 5, 7, 11, 13, s + 1, s > 0 ? s - 1 : 0, s * 2};
   s = pick(rng, options);
   return true;
 }
 
 bool change_dim_order(Case& c, Rng& rng) {
-  const int r = static_cast<int>(c.sizes.size());
+  InputDecl& in = some_input(c, rng);
+  const int r = static_cast<int>(in.sizes.size());
   if (r < 2) return false;
-  std::vector<int> order = c.effective_dim_order();
+  std::vector<int> order = in.effective_dim_order();
   switch (below(rng, 4)) {
     case 0: std::swap(order[below(rng, r)], order[below(rng, r)]); break;
     case 1: order.clear(); break;
@@ -88,14 +98,14 @@ bool change_dim_order(Case& c, Rng& rng) {
       // Move a size-1 dim elsewhere: same memory layout, different dim order.
       std::vector<int> ones;
       for (int d = 0; d < r; ++d)
-        if (c.sizes[d] == 1) ones.push_back(d);
-      if (ones.empty()) c.sizes[below(rng, r)] = 1;
+        if (in.sizes[d] == 1) ones.push_back(d);
+      if (ones.empty()) in.sizes[below(rng, r)] = 1;
       else std::swap(order[std::find(order.begin(), order.end(), pick(rng, ones)) - order.begin()],
                      order[below(rng, r)]);
     }
   }
-  c.dim_order = order;
-  if (r == 4 && chance(rng, 20)) c.dim_order = {0, 2, 3, 1};  // channels-last
+  in.dim_order = order;
+  if (r == 4 && chance(rng, 20)) in.dim_order = {0, 2, 3, 1};  // channels-last
   canonicalize(c);
   return true;
 }
@@ -211,13 +221,62 @@ bool toggle_mutation(Case& c, Rng& rng) {
 }
 
 bool change_rank(Case& c, Rng& rng) {  // add a size-1 or small dim, or drop one
-  if (c.sizes.size() < kMaxCaseRank && (c.sizes.empty() || chance(rng, 50))) {
-    c.sizes.insert(c.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, c.sizes.size() + 1)),
-                   chance(rng, 60) ? 1 : 2 + static_cast<int64_t>(below(rng, 4)));
-  } else if (!c.sizes.empty()) {
-    c.sizes.erase(c.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, c.sizes.size())));
+  InputDecl& in = some_input(c, rng);
+  if (in.sizes.size() < kMaxCaseRank && (in.sizes.empty() || chance(rng, 50))) {
+    in.sizes.insert(in.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, in.sizes.size() + 1)),
+                    chance(rng, 60) ? 1 : 2 + static_cast<int64_t>(below(rng, 4)));
+  } else if (!in.sizes.empty()) {
+    in.sizes.erase(in.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, in.sizes.size())));
   }
-  c.dim_order.clear();
+  in.dim_order.clear();
+  return true;
+}
+
+// Version 2: one input gets a dtype of its own (or goes back to the default).
+bool change_input_dtype(Case& c, Rng& rng) {
+  InputDecl& in = some_input(c, rng);
+  const std::optional<ScalarType> before = in.dtype;
+  in.dtype = chance(rng, 20) ? std::nullopt
+                             : std::optional<ScalarType>(static_cast<ScalarType>(below(rng, kNumScalarTypes)));
+  if (in.dtype == c.dtype) in.dtype.reset();
+  if (in.dtype == before) return false;
+  c.version = std::max(c.version, 2);
+  return true;
+}
+
+// Version 2: a new input (another's sizes half of the time, so that copy_ can
+// pair them; its own dtype and dim order often) that an op then reads; or, with
+// several inputs, one dropped (its readers re-sourced by repair).
+bool add_or_drop_input(Case& c, Rng& rng) {
+  if (c.inputs.size() > 1 && (c.inputs.size() >= kFuzzMaxInputs || chance(rng, 50))) {
+    c.inputs.erase(c.inputs.begin() + static_cast<std::ptrdiff_t>(below(rng, c.inputs.size())));
+    return true;
+  }
+  if (c.inputs.size() >= kFuzzMaxInputs) return false;
+  InputDecl in;
+  std::set<std::string> used;
+  for (const std::string& n : defined_before(c, c.ops.size())) used.insert(n);
+  in.name = "x";
+  for (int i = 1; used.count(in.name); ++i) in.name = "x" + std::to_string(i);
+  if (chance(rng, 50)) {
+    in.sizes = pick(rng, c.inputs).sizes;
+  } else {
+    for (size_t d = 0, r = 1 + below(rng, 3); d < r; ++d) in.sizes.push_back(pick(rng, std::vector<int64_t>{1, 2, 3, 4, 5}));
+  }
+  if (chance(rng, 60)) in.dtype = static_cast<ScalarType>(below(rng, kNumScalarTypes));
+  if (in.sizes.size() >= 2 && chance(rng, 40)) {
+    in.dim_order.resize(in.sizes.size());
+    for (size_t d = 0; d < in.dim_order.size(); ++d) in.dim_order[d] = static_cast<int>(d);
+    std::shuffle(in.dim_order.begin(), in.dim_order.end(), rng);
+  }
+  const std::string name = in.name;
+  c.inputs.push_back(std::move(in));
+  c.version = std::max(c.version, 2);
+  if (!c.ops.empty() && chance(rng, 80)) {  // an op reads it
+    Op& op = c.ops[below(rng, c.ops.size())];
+    (op.kind == OpKind::Add ? op.target : op.src) = name;
+  }
+  canonicalize(c);
   return true;
 }
 
@@ -261,7 +320,9 @@ std::vector<CaseMutator> v1_mutators() {
           {"RetargetSource", retarget_source, true},
           {"ToggleOutput", toggle_output, false},
           {"ToggleMutation", toggle_mutation, true},
-          {"ChangeRank", change_rank, true}};
+          {"ChangeRank", change_rank, true},
+          {"ChangeInputDtype", change_input_dtype, true},
+          {"AddOrDropInput", add_or_drop_input, true}};
 }
 
 }  // namespace slicefuzz::mut

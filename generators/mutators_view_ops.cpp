@@ -230,12 +230,13 @@ bool change_squeeze_dims(Case& c, Rng& rng) {
 }
 
 bool huge_beside_zero(Case& c, Rng& rng) {
-  while (c.sizes.size() < 2) c.sizes.push_back(1);
-  const size_t zero = below(rng, c.sizes.size());
-  size_t big = below(rng, c.sizes.size() - 1);
+  InputDecl& in = some_input(c, rng);
+  while (in.sizes.size() < 2) in.sizes.push_back(1);
+  const size_t zero = below(rng, in.sizes.size());
+  size_t big = below(rng, in.sizes.size() - 1);
   if (big >= zero) ++big;
-  c.sizes[zero] = 0;
-  c.sizes[big] = pick(rng, gen::huge_sizes());
+  in.sizes[zero] = 0;
+  in.sizes[big] = pick(rng, gen::huge_sizes());
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "generators/slice_plan.h"
 #include "generators/view_op_plans.h"
 #include "oracles/judge_layouts.h"
+#include "program/case_format.h"
 
 namespace slicefuzz {
 
@@ -99,17 +100,30 @@ rc::Gen<OutputPlan> genOutputPlan() {
 
 // ------------------------------------------------------------- realisation
 
+// An input after the first (kSeveralInputsPercent of the cases): its own
+// sizes, dtype and dim order, or the first input's sizes in another dtype (a
+// copy_ between them must fail) or in the same dtype (copy_ between inputs).
+enum ExtraInputKind : size_t { kExtraOwn, kExtraSameSizesOtherDtype, kExtraSameSizesSameDtype };
+struct ExtraInput {
+  size_t kind = kExtraOwn;
+  ScalarType dtype = ScalarType::Float;
+  std::vector<int64_t> sizes;
+  std::vector<int> order;
+};
+
 // What the generator knows of each value while it builds the program.
 struct Values {
   std::vector<std::string> names;
   std::vector<judge::Layout> layouts;  // the judge's (a stand-in after a failing op)
-  std::vector<int> source;             // the defining op's source, -1 for the input
+  std::vector<ScalarType> dtypes;      // a result has its source's
+  std::vector<int> source;             // the defining op's source, -1 for an input
   std::vector<bool> alias_candidate;   // defined by a view-copy op
   std::vector<bool> layout_change;     // defined by clone(dim_order=...)
 
-  void add(std::string name, judge::Layout layout, int src, bool alias, bool relayout) {
+  void add(std::string name, judge::Layout layout, ScalarType dtype, int src, bool alias, bool relayout) {
     names.push_back(std::move(name));
     layouts.push_back(std::move(layout));
+    dtypes.push_back(dtype);
     source.push_back(src);
     alias_candidate.push_back(alias);
     layout_change.push_back(relayout);
@@ -161,11 +175,11 @@ size_t pick_target(const Values& v, const Pick& p, size_t src) {
   }
 }
 
-// The values (other than `t`) that copy_ may pair with `t`: equal sizes.
+// The values (other than `t`) that copy_ may pair with `t`: equal sizes and dtype.
 std::vector<size_t> same_sizes(const Values& v, size_t t) {
   std::vector<size_t> out;
   for (size_t i = 0; i < v.size(); ++i)
-    if (i != t && v.layouts[i].sizes == v.layouts[t].sizes) out.push_back(i);
+    if (i != t && v.layouts[i].sizes == v.layouts[t].sizes && v.dtypes[i] == v.dtypes[t]) out.push_back(i);
   return out;
 }
 
@@ -193,11 +207,30 @@ Op realize_defining_op(const OpPlan& p, const judge::Layout& in) {
   return op;
 }
 
+// copy_(t, s) between values of equal sizes and different dtypes, which must
+// fail (slicefuzz's copy_ never casts): half of the time (by k), where two
+// values allow it.
+bool copy_between_dtypes(const Values& v, uint64_t k, Op& op) {
+  if ((k / 4096) % 2) return false;
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (size_t a = 0; a < v.size(); ++a)
+    for (size_t b = 0; b < v.size(); ++b)
+      if (v.layouts[a].sizes == v.layouts[b].sizes && v.dtypes[a] != v.dtypes[b]) pairs.push_back({a, b});
+  if (pairs.empty()) return false;
+  const auto [target, src] = pairs[k % pairs.size()];
+  op = Op{};
+  op.kind = OpKind::Copy;
+  op.target = v.names[target];
+  op.src = v.names[src];
+  return true;
+}
+
 // copy_(t, s) that must fail: sizes differ, element counts agree when any two
 // values allow it (e.g. a value and its unsqueeze; `t` itself when it is one of
 // such a pair); else any value of other sizes; without one, a view_copy of the
 // wrong count.
 Op realize_bad_copy(const Values& v, size_t t, uint64_t k) {
+  Op op;
   std::vector<std::pair<size_t, size_t>> same_count;
   std::vector<size_t> other_sizes;
   for (size_t a = 0; a < v.size(); ++a)
@@ -211,7 +244,6 @@ Op realize_bad_copy(const Values& v, size_t t, uint64_t k) {
   for (const auto& p : same_count)
     if (p.first == t) with_t.push_back(p);
   if (!with_t.empty()) same_count = with_t;
-  Op op;
   if (same_count.empty() && other_sizes.empty()) {
     op = realize_invalid_op(InvalidKind::ViewCountMismatch, k, v.layouts[t]);
     op.src = v.names[t];
@@ -240,6 +272,19 @@ std::vector<int64_t> huge_beside_zero(std::vector<int64_t> sizes, uint64_t k) {
     sizes[(big + 1) % rank == zero ? (big + 2) % rank : (big + 1) % rank] = 65537;
   }
   return sizes;
+}
+
+// copy_(b, a) for the last two inputs a, b of the same sizes and dtype, if any.
+bool copy_between_inputs(const Case& c, const Values& v, Op& op) {
+  for (size_t b = c.inputs.size(); b-- > 1;)
+    for (size_t a = b; a-- > 0;)
+      if (v.layouts[a].sizes == v.layouts[b].sizes && v.dtypes[a] == v.dtypes[b]) {
+        op.kind = OpKind::Copy;
+        op.target = v.names[b];
+        op.src = v.names[a];
+        return true;
+      }
+  return false;
 }
 
 std::vector<std::string> realize_outputs(const Case& c, const Values& v, const OutputPlan& p) {
@@ -272,15 +317,38 @@ std::vector<std::string> realize_outputs(const Case& c, const Values& v, const O
   return out;
 }
 
+// The case's inputs: x in `dtype`, then x1, x2 from `extra`.
+void realize_inputs(Case& c, Values& v, ScalarType dtype, std::vector<int64_t> sizes,
+                    std::vector<int> dim_order, const std::vector<ExtraInput>& extra) {
+  c.dtype = dtype;
+  c.inputs[0].sizes = std::move(sizes);
+  c.inputs[0].dim_order = std::move(dim_order);
+  for (size_t i = 0; i < extra.size(); ++i) {
+    const ExtraInput& e = extra[i];
+    InputDecl in;
+    in.name = "x" + std::to_string(i + 1);
+    in.sizes = e.kind == kExtraOwn ? e.sizes : c.inputs[0].sizes;
+    in.dtype = e.kind == kExtraSameSizesSameDtype ? dtype : e.dtype;
+    if (e.kind == kExtraSameSizesOtherDtype && in.dtype == dtype)  // another dtype, always
+      in.dtype = static_cast<ScalarType>((static_cast<int>(dtype) + 1) % kNumScalarTypes);
+    in.dim_order = e.order;  // drawn for these sizes
+    c.inputs.push_back(std::move(in));
+  }
+  canonicalize(c);
+  for (size_t i = 0; i < c.inputs.size(); ++i)
+    v.add(c.inputs[i].name, judge::Layout{c.inputs[i].sizes, c.inputs[i].effective_dim_order()},
+          c.input_dtype(i), -1, false, false);
+}
+
 Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int> dim_order,
                   const std::vector<OpPlan>& plans, const InvalidPlan& invalid,
-                  const OutputPlan& outputs) {
+                  const OutputPlan& outputs, const std::vector<ExtraInput>& extra,
+                  std::optional<uint64_t> copy_at) {
+  // Where two inputs have the same sizes and dtype, the op at `copy_at` (mod
+  // the ops) is copy_ between them.
   Case c;
-  c.dtype = dtype;
-  c.sizes = std::move(sizes);
-  c.dim_order = std::move(dim_order);
   Values v;
-  v.add(c.input, judge::Layout{c.sizes, c.effective_dim_order()}, -1, false, false);
+  realize_inputs(c, v, dtype, std::move(sizes), std::move(dim_order), extra);
   size_t bad_at = invalid.present ? invalid.position % plans.size() : plans.size();
   // copy_ of the same count: in the second half, where the values to pair are.
   if (invalid.present && invalid.kind.kind == static_cast<size_t>(InvalidKind::CopySameCount))
@@ -292,9 +360,13 @@ Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int>
     Op op;
     if (k == bad_at) {
       const auto kind = static_cast<InvalidKind>(invalid.kind.kind);
-      op = kind == InvalidKind::CopySameCount
-               ? realize_bad_copy(v, pick_target(v, p.target, src), invalid.kind.k)
-               : realize_invalid_op(kind, invalid.kind.k, in);
+      // With several inputs, half of the time a copy_ between dtypes where two
+      // values of equal sizes differ in dtype (else the drawn rule).
+      if (!(c.inputs.size() > 1 && copy_between_dtypes(v, invalid.kind.k, op)))
+        op = kind == InvalidKind::CopySameCount ? realize_bad_copy(v, pick_target(v, p.target, src), invalid.kind.k)
+                                                : realize_invalid_op(kind, invalid.kind.k, in);
+    } else if (copy_at && k == *copy_at % plans.size() && copy_between_inputs(c, v, op)) {
+      // op is copy_ between two inputs of the same sizes and dtype
     } else if (p.kind == kAddOp || p.kind == kCopyOp) {
       const size_t t = pick_target(v, p.target, src);
       const std::vector<size_t> partners = same_sizes(v, t);
@@ -309,11 +381,11 @@ Case realize_case(ScalarType dtype, std::vector<int64_t> sizes, std::vector<int>
       if (op.src.empty()) op.src = v.names[src];
       const size_t from = static_cast<size_t>(
           std::find(v.names.begin(), v.names.end(), op.src) - v.names.begin());
-      op.result = generated_value_name(v.size() - 1);
+      op.result = generated_value_name(v.size() - c.inputs.size());
       judge::OpOutcome out = judge::op_result(op, v.layouts[from]);
       // After a failing op nothing runs: the source's layout stands in for the
       // result, only to keep later plans realisable.
-      v.add(op.result, out.error.empty() ? std::move(out.layout) : v.layouts[from],
+      v.add(op.result, out.error.empty() ? std::move(out.layout) : v.layouts[from], v.dtypes[from],
             static_cast<int>(from), op_is_view_copy(op.kind),
             op.kind == OpKind::Clone && op.dim_order.has_value());
     }
@@ -342,7 +414,25 @@ rc::Gen<Case> genViewOpsCase() {
       sizes = huge_beside_zero(std::move(sizes), huge.k);
       if (sizes.size() != static_cast<size_t>(rank)) order.clear();
     }
-    return realize_case(dtype, std::move(sizes), std::move(order), ops, invalid, outputs);
+    // Drawn last, so that every case of one input is the one this generator gave
+    // before inputs could be several.
+    const Pick several = *genPick({100 - kSeveralInputsPercent, kSeveralInputsPercent});
+    std::vector<ExtraInput> extra;
+    std::optional<uint64_t> copy_at;
+    if (several.kind == 1) {
+      extra.resize(1 + several.k % 2);
+      for (ExtraInput& e : extra) {
+        e.kind = *genWeightedIndex({40, 30, 30});
+        e.dtype = *genDtype();
+        e.sizes = *genSizes(*genRank());
+        e.order = *genDimOrder(e.kind == kExtraOwn ? e.sizes : sizes);
+      }
+      // Half of the time copy_ between two inputs (where two have the same
+      // sizes and dtype) at some op; otherwise none.
+      const uint64_t at = *genBelow(2 * kMaxGeneratedOps);
+      if (at < kMaxGeneratedOps) copy_at = at;
+    }
+    return realize_case(dtype, std::move(sizes), std::move(order), ops, invalid, outputs, extra, copy_at);
   });
 }
 

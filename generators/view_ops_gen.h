@@ -36,6 +36,17 @@ inline constexpr int kInvalidOpCasePercent = 3;
 // sizes now and then (view_op_plans.h).
 inline constexpr int kHugeBesideZeroPercent = 2;
 
+// In kSeveralInputsPercent of the cases (version 2) there are 2 or 3 inputs
+// (x, x1, x2) of different dtypes and dim orders: each extra input has sizes of
+// its own (40%), or x's sizes in another dtype (30%: a copy_ between them must
+// fail), or x's sizes in x's dtype in its own dim order (30%). Ops read any of
+// them (sources are drawn over every value); half of these cases copy_ between
+// two inputs of the same sizes and dtype at a random op; and in these cases the
+// one invalid op above is, half of the time, a copy_ between two values of equal
+// sizes and different dtypes (where there are such values). Drawn last, so that
+// a case of one input is the one the generator gave before.
+inline constexpr int kSeveralInputsPercent = 6;
+
 // 1..8 ops (kMaxGeneratedOps), input and byte bounds as genCase's: always passes
 // analyze() with kDefaultByteBudget, and parse(print(c)) == c.
 rc::Gen<Case> genViewOpsCase();

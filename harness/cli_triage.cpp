@@ -77,10 +77,15 @@ int cli_minimize(int argc, char** argv) {
     std::fprintf(stderr, "slicefuzz minimize: %s\n", error.c_str());
     return 2;
   }
-  std::printf("minimized %s: %zu ops -> %zu ops, rank %zu -> %zu, %d candidates run, %d kept%s\n"
+  // The rank of the first input (the only one of a version-1 case), and the
+  // input count where it changed.
+  std::string inputs;
+  if (c.inputs.size() != r.minimized.inputs.size())
+    inputs = ", " + std::to_string(c.inputs.size()) + " inputs -> " + std::to_string(r.minimized.inputs.size());
+  std::printf("minimized %s: %zu ops -> %zu ops, rank %zu -> %zu%s, %d candidates run, %d kept%s\n"
               "finding: %s: %s\nwrote %s\n",
-              args.positional()[0].c_str(), c.ops.size(), r.minimized.ops.size(), c.sizes.size(),
-              r.minimized.sizes.size(), r.candidates, r.accepted,
+              args.positional()[0].c_str(), c.ops.size(), r.minimized.ops.size(), c.inputs[0].sizes.size(),
+              r.minimized.inputs[0].sizes.size(), inputs.c_str(), r.candidates, r.accepted,
               r.timed_out ? " (time limit reached)" : "",
               std::string(finding_kind_name(r.finding.kind)).c_str(), r.finding.message.c_str(),
               args.get("-o")->c_str());

@@ -127,7 +127,7 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
           return encode_plans(made);
         }
         if (job == 2) return alias_prims_called_directly(p.c, p.info, made.rewrite, backend);
-        RewritePathResult rw = run_rewrite_path(p.c, p.info, make_input_value(p.c.dtype, p.c.sizes),
+        RewritePathResult rw = run_rewrite_path(p.c, p.info, make_input_values(p.info),
                                                 made.rewrite, made.plan, backend.kernels, mode);
         std::string text;
         for (const AliasRecord& a : rw.aliases)
@@ -174,10 +174,27 @@ const char* copy_path_kernel(const Op& op) {
   return nullptr;
 }
 
+// A version-2 case's inputs (with several, or one of its own dtype): each one's
+// dtype and where its fill starts (README "Input fill").
+std::string input_terms(const Case& c) {
+  if (c.inputs.size() < 2 && !c.inputs[0].dtype) return {};
+  std::string s = "// Inputs (row-major fill from the index given, README 'Input fill'):\n";
+  int64_t start = 0;
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const InputDecl& in = c.inputs[k];
+    s += "//   " + in.name + ": " + std::string(scalar_type_name(c.input_dtype(k))) + " " +
+         sizes_string(in.sizes) + ", fill from index " + std::to_string(start) + "\n";
+    int64_t n = 1;
+    for (int64_t d : in.sizes) n = d == 0 || n == 0 ? 0 : n * d;  // a parsed case: fits
+    start += n;
+  }
+  return s;
+}
+
 // A version-2 case's ops in the project's kernels' terms: what each op calls on
 // the copy path and, for a view-copy op, the alias prim op the pass may make it.
 std::string kernel_terms(const Case& c) {
-  std::string s = "// The ops in the project's kernels' terms (kernels/kernels.h):\n";
+  std::string s = input_terms(c) + "// The ops in the project's kernels' terms (kernels/kernels.h):\n";
   for (size_t k = 0; k < c.ops.size(); ++k) {
     const Op& op = c.ops[k];
     s += "//   op " + std::to_string(k) + " `" + print_op(op) + "`: ";

@@ -8,6 +8,7 @@
 
 #include "harness/export.h"
 #include "harness/export_python_text.h"
+#include "oracles/values.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -127,6 +128,22 @@ std::string py_layout_tuple(const Op& op, const ProgramInfo& info, int k) {
          (defines ? py_result_order(op, &info, k) : "None") + ")";
 }
 
+// Per-value layouts: every input's sizes, dim order, dtype and first fill index
+// (values.h: input k's fill starts where input k-1's ends).
+std::string inputs_table(const Case& c, const ProgramInfo* info) {
+  const std::vector<int64_t> starts = info ? input_fill_starts(*info) : std::vector<int64_t>{};
+  std::string s = "# input: (sizes, dim order, dtype, first fill index)\nINPUTS = {\n";
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const InputDecl& in = c.inputs[k];
+    std::vector<int64_t> order;
+    for (int d : in.effective_dim_order()) order.push_back(d);
+    s += "    " + py_str(in.name) + ": (" + py_list(in.sizes) + ", " + py_list(order) + ", torch." +
+         std::string(scalar_type_name(c.input_dtype(k))) + ", " +
+         std::to_string(k < starts.size() ? starts[k] : 0) + "),\n";
+  }
+  return s + "}\n";
+}
+
 // The alias prim op that made `value` an alias (from the op table), "alias" when
 // the pass aliased an op that has none.
 std::string alias_prim_of(const Case& c, const ProgramInfo& info, int value) {
@@ -149,7 +166,9 @@ std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteR
   s += "OPS = [\n";
   for (size_t k = 0; k < c.ops.size(); ++k)
     s += "    " + (layouts ? py_layout_tuple(c.ops[k], info, static_cast<int>(k)) : py_op_tuple(c.ops[k])) + ",\n";
-  s += "]\nOP_TEXT = ops\nINPUT = " + py_str(c.input) + "\nOUTPUTS = [";
+  s += "]\nOP_TEXT = ops\n";
+  if (!layouts) s += "INPUT = " + py_str(c.inputs[0].name) + "\n";  // the layouts form has INPUTS
+  s += "OUTPUTS = [";
   for (size_t i = 0; i < c.outputs.size(); ++i) s += (i ? ", " : "") + py_str(c.outputs[i]);
   s += "]\n# value: (root storage, arena byte offset, nbytes, first step, last step)\n";
   s += "PLACEMENT = {\n";
@@ -227,14 +246,21 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
     s += text::kInPlaceOps;
     s += text::kCloneV1;
   }
-  s += "DTYPE = torch." + std::string(scalar_type_name(c.dtype)) + "\n";
-  s += "SIZES = " + py_list(c.sizes) + "\n";
-  std::vector<int64_t> order;
-  for (int d : c.effective_dim_order()) order.push_back(d);
-  s += "DIM_ORDER = " + py_list(order) + "\n";
-  s += "FINDING = " + std::string("'''") + finding_line(f) + "'''\n\n";
-  s += py(c.input) + " = empty_with_dim_order(SIZES, DIM_ORDER, DTYPE)\n";
-  s += py(c.input) + ".copy_(fill(" + py(c.input) + ".numel(), DTYPE).reshape(SIZES))\n";
+  if (layouts) {
+    s += inputs_table(c, parsed.ok ? &parsed.info : nullptr);
+    s += "FINDING = " + std::string("'''") + finding_line(f) + "'''\n\n";
+    for (const InputDecl& in : c.inputs) s += py(in.name) + " = make_input(*INPUTS[" + py_str(in.name) + "])\n";
+  } else {  // version 1: one input in the case's dtype
+    const InputDecl& x = c.inputs[0];
+    s += "DTYPE = torch." + std::string(scalar_type_name(c.dtype)) + "\n";
+    s += "SIZES = " + py_list(x.sizes) + "\n";
+    std::vector<int64_t> order;
+    for (int d : x.effective_dim_order()) order.push_back(d);
+    s += "DIM_ORDER = " + py_list(order) + "\n";
+    s += "FINDING = " + std::string("'''") + finding_line(f) + "'''\n\n";
+    s += py(x.name) + " = empty_with_dim_order(SIZES, DIM_ORDER, DTYPE)\n";
+    s += py(x.name) + ".copy_(fill(" + py(x.name) + ".numel(), DTYPE).reshape(SIZES))\n";
+  }
   s += "ops = [\n";
   for (size_t i = 0; i < c.ops.size(); ++i)
     s += "    " + std::string("'''") + print_op(c.ops[i]) + "''',\n";

@@ -6,8 +6,17 @@
 
 namespace slicefuzz::export_python_text {
 
-// per-value layouts: into, every view-copy op with its result's dim order
-extern const char* const kLayoutOps = R"py(def into(values, dim_order):
+// per-value layouts: make_input, into, every view-copy op with its result's dim order
+extern const char* const kLayoutOps = R"py(def make_input(sizes, dim_order, dtype, first):
+    """An input laid out in dim_order, holding slicefuzz's fill from fill index
+    `first` on: input k's fill starts where input k-1's ends (the element count of
+    the inputs before it), so different inputs hold different values."""
+    t = empty_with_dim_order(sizes, dim_order, dtype)
+    t.copy_(fill(first + t.numel(), dtype)[first:].reshape(sizes))
+    return t
+
+
+def into(values, dim_order):
     """A fresh tensor holding `values`, laid out in dim_order (outermost first):
     what every copy op writes. dim_order None: the layout is unknown because the
     op must fail; row-major then."""
@@ -94,8 +103,16 @@ def view_copy(t, sizes, dim_order):
 
 )py";
 
-// per-value layouts: clone(t, dim_order), the eager ops
-extern const char* const kCloneAndEagerOps = R"py(def clone(t, dim_order):
+// per-value layouts: copy_ between dtypes, clone(t, dim_order), the eager ops
+extern const char* const kCloneAndEagerOps = R"py(def copy_(dst, src, copy_sizes_=copy_):
+    """slicefuzz's copy_ never casts (aten's and ExecuTorch's do): dtypes must agree."""
+    if dst.dtype != src.dtype:
+        raise RuntimeError('copy_: dtypes differ (%s into %s; slicefuzz programs do not cast)'
+                           % (src.dtype, dst.dtype))
+    copy_sizes_(dst, src)
+
+
+def clone(t, dim_order):
     """clone(t) keeps t's dim order (the exporter passes it); clone(t,
     dim_order=P) lays t out in P, which must be a permutation of t's dims
     (ExecuTorch's _clone_dim_order)."""
@@ -175,26 +192,36 @@ extern const char* const kReplay = R"py(def replay():
     """Runs the program both ways in lockstep: copy semantics, and the rewrite as
     the arena holds it (one storage; each tensor at its planned offset, each alias
     at its root's offset plus its delta). Returns the problems found."""
-    es = torch.empty(0, dtype=DTYPE).element_size()
-    arena = torch.zeros(max(1, -(-ARENA_BYTES // es)), dtype=DTYPE)
-    index = torch.arange(arena.numel(), dtype=torch.int64)
+    # The arena's bytes, seen as each dtype its values have (values of several
+    # dtypes share it; every offset is a multiple of its value's element size).
+    arena = torch.zeros(8 * max(1, -(-ARENA_BYTES // 8)), dtype=torch.uint8)
+    typed, index = {}, {}
     problems, reported = [], set()
 
-    def at(sizes, offset_bytes, dim_order):
-        return torch.as_strided(arena, sizes, canonical_strides(sizes, dim_order), offset_bytes // es)
+    def as_dtype(dtype):
+        if dtype not in typed:
+            typed[dtype] = arena.view(dtype)
+            index[dtype] = torch.arange(typed[dtype].numel(), dtype=torch.int64)
+        return typed[dtype]
+
+    def at(sizes, offset_bytes, dim_order, dtype):
+        es = torch.empty(0, dtype=dtype).element_size()
+        return torch.as_strided(as_dtype(dtype), sizes, canonical_strides(sizes, dim_order), offset_bytes // es)
 
     def elements(t, root):
         """The arena elements t covers, counted from its root's first element."""
-        e = torch.as_strided(index, t.shape, t.stride(), t.storage_offset()).flatten()
-        return (e - PLACEMENT[root][1] // es).tolist()
+        as_dtype(t.dtype)
+        e = torch.as_strided(index[t.dtype], t.shape, t.stride(), t.storage_offset()).flatten()
+        return (e - PLACEMENT[root][1] // t.element_size()).tolist()
 
     def brief(xs):
         return str(xs[:8])[:-1] + (', ...]' if len(xs) > 8 else ']')
 
-    cv = {INPUT: empty_with_dim_order(SIZES, DIM_ORDER, DTYPE)}
-    cv[INPUT].copy_(fill(cv[INPUT].numel(), DTYPE).reshape(SIZES))
-    rv = {INPUT: at(SIZES, PLACEMENT[INPUT][1], DIM_ORDER)}
-    rv[INPUT].copy_(cv[INPUT])
+    cv, rv = {}, {}
+    for name, (sizes, dim_order, dtype, first) in INPUTS.items():
+        cv[name] = make_input(sizes, dim_order, dtype, first)
+        rv[name] = at(sizes, PLACEMENT[name][1], dim_order, dtype)
+        rv[name].copy_(cv[name])
     completed = True
     for k, op in enumerate(OPS):
         where = 'op %d `%s`' % (k, OP_TEXT[k])
@@ -215,10 +242,11 @@ extern const char* const kReplay = R"py(def replay():
                     problems.append('%s: the %s alias %r covers bytes [%d, %d) of its root %r, '
                                     'which has %d bytes: it leaves its root'
                                     % (where, prim, name, delta, delta + nbytes, root, root_nbytes))
-                    if offset < 0 or offset + nbytes > arena.numel() * es:
+                    if offset < 0 or offset + nbytes > arena.numel():
                         completed = False
                         break
-                alias = at(sizes, offset, dim_order)
+                alias = at(sizes, offset, dim_order, cv[name].dtype)
+                es = alias.element_size()
                 view = reads(kind, rv[src], args)
                 if alias.numel() > 0 and elements(alias, root) != elements(view, root):
                     problems.append('%s: the %s alias %r = as_strided(%r, %s, %s, +%d) covers '
@@ -228,7 +256,7 @@ extern const char* const kReplay = R"py(def replay():
                                        brief(elements(view, root))))
                 rv[name] = alias
             else:
-                rv[name] = at(sizes, PLACEMENT[name][1], dim_order)
+                rv[name] = at(sizes, PLACEMENT[name][1], dim_order, cv[name].dtype)
                 rv[name].copy_(COPY_OPS[kind](rv[src], *args, dim_order))
         elif kind == 'add_':
             add_(rv[name], *args)

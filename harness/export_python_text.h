@@ -21,8 +21,8 @@ extern const char* const kRunCopyV1;  // replay, version 1: run_copy
 extern const char* const kPoison;  // replay: poison (both forms)
 extern const char* const kReplayV1;  // replay, version 1: the lockstep loop (et_slice aliases only)
 extern const char* const kReplayEnd;  // replay: the verdict (both forms)
-extern const char* const kLayoutOps;  // per-value layouts: into, every view-copy op with its result's dim order
-extern const char* const kCloneAndEagerOps;  // per-value layouts: clone(t, dim_order), the eager ops
+extern const char* const kLayoutOps;  // per-value layouts: make_input, into, every view-copy op with its result's dim order
+extern const char* const kCloneAndEagerOps;  // per-value layouts: copy_ between dtypes, clone(t, dim_order), the eager ops
 extern const char* const kCanonicalStrides;  // replay, per-value layouts: canonical strides in a given dim order
 extern const char* const kRunCopy;  // replay, per-value layouts: COPY_OPS, run_copy, reads
 extern const char* const kReplay;  // replay, per-value layouts: the lockstep loop (every alias prim op)

@@ -112,11 +112,13 @@ bool exportable_worker(const Backend& b) {
 std::string export_python_worker(const Case& c, const ProgramInfo& info, const CaseSummary& finding,
                                  const Backend& backend) {
   const bool reinplace = backend.name == "torch-fx-reinplace";
-  const TensorValue input = make_input_value(c.dtype, c.sizes);
-  const std::vector<int> order = c.effective_dim_order();
+  // Workers run cases of one input (runner.cpp: several are UNSUPPORTED there).
+  const InputDecl& x = c.inputs[0];
+  const TensorValue input = make_input_values(info)[0];
+  const std::vector<int> order = x.effective_dim_order();
   std::vector<int64_t> permuted, inverse(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
-    permuted.push_back(c.sizes[order[i]]);
+    permuted.push_back(x.sizes[order[i]]);
     inverse[order[i]] = static_cast<int64_t>(i);
   }
   std::string s = "#!/usr/bin/python3\n";
@@ -135,13 +137,13 @@ std::string export_python_worker(const Case& c, const ProgramInfo& info, const C
        "from functorch import functionalize, make_fx\n";
   if (reinplace) s += "from torch.fx.passes.reinplace import reinplace\n";
   s += "\n\ndef make_input():\n";
-  s += "    # " + c.input + ": the harness's input values, laid out with dim order " + list(std::vector<int64_t>(order.begin(), order.end())) + "\n";
+  s += "    # " + x.name + ": the harness's input values, laid out with dim order " + list(std::vector<int64_t>(order.begin(), order.end())) + "\n";
   s += "    raw = bytearray.fromhex('" + to_hex(input.bytes) + "')\n";
-  const char* dt = torch_dtype(c.dtype);
+  const char* dt = torch_dtype(input.dtype);
   if (input.bytes.empty())
-    s += "    values = torch.empty(" + list(c.sizes) + ", dtype=" + dt + ")\n";
+    s += "    values = torch.empty(" + list(x.sizes) + ", dtype=" + dt + ")\n";
   else
-    s += "    values = torch.frombuffer(raw, dtype=torch.uint8).view(" + std::string(dt) + ").reshape(" + list(c.sizes) + ")\n";
+    s += "    values = torch.frombuffer(raw, dtype=torch.uint8).view(" + std::string(dt) + ").reshape(" + list(x.sizes) + ")\n";
   s += "    x = torch.empty(" + list(permuted) + ", dtype=" + dt + ").permute(" + list(inverse) + ")\n";
   s += "    x.copy_(values)\n    return x\n\n\n";
   s += "def add_(t, k):  # bool: addition mod 2 (torch refuses bool + int)\n"
@@ -149,18 +151,18 @@ std::string export_python_worker(const Case& c, const ProgramInfo& info, const C
        "def add(t, k):\n"
        "    return (torch.logical_not(t) if k & 1 else t.clone()) if t.dtype == torch.bool else torch.add(t, k)\n\n\n";
   s += helpers_for(c);
-  s += "def f(" + c.input + "):\n";
+  s += "def f(" + x.name + "):\n";
   for (size_t k = 0; k < c.ops.size(); ++k) s += "    " + op_line(c.ops[k], info, static_cast<int>(k)) + "\n";
   std::vector<std::string> others;
   for (const std::string& o : c.outputs)
-    if (o != c.input) others.push_back(o);
+    if (o != x.name) others.push_back(o);
   s += "    return (";
   for (const std::string& o : others) s += o + ".clone(), ";
   s += ")\n\n\n";
   s += "def outputs(x, results):  # the case's outputs; the input's is its final value\n"
        "    results = list(results)\n    return {\n";
   for (const std::string& o : c.outputs)
-    s += "        '" + o + "': " + (o == c.input ? "x" : "results.pop(0)") + ",\n";
+    s += "        '" + o + "': " + (o == x.name ? "x" : "results.pop(0)") + ",\n";
   s += "    }\n\n\n";
   s += "x = make_input()\neager = outputs(x, f(x))\n"
        "gm = make_fx(functionalize(f))(make_input())\n"

@@ -56,6 +56,10 @@ struct Finding {
   // The system under test refused (raised an error) where the oracle ran: if the
   // case lies outside the backend's declared limits, this is UNSUPPORTED.
   bool sut_refused = false;
+  // The system under test ran the op the judge says must fail (e.g. ExecuTorch's
+  // copy_ casts between dtypes, the case language's copy_ refuses): if that op
+  // alone lies outside the backend's declared limits, this is UNSUPPORTED too.
+  bool sut_accepted = false;
 };
 
 }  // namespace slicefuzz

@@ -21,28 +21,39 @@ bool well_formed(const Case& c, int64_t budget) {
   return analyze(c, budget, info, err);
 }
 
-// The input without its dim `removed`, in its dim order without that dim (taken
+// Input `k` without its dim `removed`, in its dim order without that dim (taken
 // before the sizes shrink: an identity order spelled out of the old rank).
-void drop_input_dim(Case& c, int removed) {
+void drop_input_dim(Case& c, size_t k, int removed) {
+  InputDecl& in = c.inputs[k];
   std::vector<int> order;
-  for (int d : c.effective_dim_order())
+  for (int d : in.effective_dim_order())
     if (d != removed) order.push_back(d > removed ? d - 1 : d);
-  c.sizes.erase(c.sizes.begin() + removed);
-  c.dim_order = order;
+  in.sizes.erase(in.sizes.begin() + removed);
+  in.dim_order = order;
   canonicalize(c);
 }
 
-// Drops the input's dim `removed`, following it through the program: per value,
+// Whether an op or an output names input `k`.
+bool input_used(const Case& c, size_t k) {
+  const std::string& name = c.inputs[k].name;
+  for (const Op& op : c.ops)
+    if (op.src == name || op.target == name) return true;
+  for (const std::string& o : c.outputs)
+    if (o == name) return true;
+  return false;
+}
+
+// Drops input k's dim `removed`, following it through the program: per value,
 // where that dim is (-1 once it is gone: selected, squeezed or reshaped away),
 // and every op's dim arguments renumbered around it. False when an op works on
 // exactly that dim (slices or selects it) or a view_copy would need new sizes
 // (the dim has size > 1 there). Ops past the first failing one keep their text.
-bool drop_dim_through_layouts(Case& c, int removed, int64_t budget) {
+bool drop_dim_through_layouts(Case& c, size_t input, int removed, int64_t budget) {
   ProgramInfo info;
   AnalysisError err;
   if (!analyze(c, budget, info, err)) return false;
   std::vector<int> at(info.values.size(), -1);  // where the dropped dim is in each value
-  at[0] = removed;
+  at[input] = removed;  // input k is value k
   auto renumber = [](int d, int gone) { return d > gone ? d - 1 : d; };
   for (size_t k = 0; k < c.ops.size() && k < info.ops.size(); ++k) {
     Op& op = c.ops[k];
@@ -115,15 +126,15 @@ bool drop_dim_through_layouts(Case& c, int removed, int64_t budget) {
     if (oi.result >= 0) at[oi.result] = result_at;
     if (static_cast<int>(k) == info.failing_op) break;
   }
-  drop_input_dim(c, removed);
+  drop_input_dim(c, input, removed);
   return true;
 }
 
 // Version 1: every value has the input's rank and dims, so each slice's dim is
 // renumbered directly (the minimiser's behaviour on version-1 cases is unchanged).
-bool drop_dim(Case& c, int removed, int64_t budget) {
-  if (c.min_version() >= 2) return drop_dim_through_layouts(c, removed, budget);
-  const int rank = static_cast<int>(c.sizes.size());
+bool drop_dim(Case& c, size_t input, int removed, int64_t budget) {
+  if (c.min_version() >= 2) return drop_dim_through_layouts(c, input, removed, budget);
+  const int rank = static_cast<int>(c.inputs[0].sizes.size());
   for (Op& op : c.ops) {
     if (op.kind != OpKind::SliceCopy) continue;
     const int d = judge::dim_index(rank, op.dim);
@@ -131,13 +142,14 @@ bool drop_dim(Case& c, int removed, int64_t budget) {
     if (d == removed) return false;
     op.dim = d > removed ? d - 1 : d;
   }
-  drop_input_dim(c, removed);
+  drop_input_dim(c, 0, removed);
   return true;
 }
 
 bool has_empty_dim(const Case& c) {
-  for (int64_t s : c.sizes)
-    if (s == 0) return true;
+  for (const InputDecl& in : c.inputs)
+    for (int64_t s : in.sizes)
+      if (s == 0) return true;
   return false;
 }
 
@@ -164,17 +176,26 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
     k.outputs.erase(k.outputs.begin() + static_cast<std::ptrdiff_t>(i));
     add(k);
   }
-  for (int d = static_cast<int>(c.sizes.size()) - 1; d >= 0; --d) {  // reduce rank
-    Case k = c;
-    if (drop_dim(k, d, budget)) add(k);
+  for (size_t i = c.inputs.size(); c.inputs.size() > 1 && i-- > 0;)  // drop an unused input
+    if (!input_used(c, i)) {
+      Case k = c;
+      k.inputs.erase(k.inputs.begin() + static_cast<std::ptrdiff_t>(i));
+      add(k);
+    }
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const std::vector<int64_t>& sizes = c.inputs[i].sizes;
+    for (int d = static_cast<int>(sizes.size()) - 1; d >= 0; --d) {  // reduce rank
+      Case k = c;
+      if (drop_dim(k, i, d, budget)) add(k);
+    }
+    for (size_t d = 0; d < sizes.size(); ++d)  // shrink sizes toward 1
+      for (int64_t s : {int64_t{1}, sizes[d] / 2, sizes[d] - 1})
+        if (s >= 1 && s < sizes[d]) {
+          Case k = c;
+          k.inputs[i].sizes[d] = s;
+          add(k);
+        }
   }
-  for (size_t d = 0; d < c.sizes.size(); ++d)  // shrink sizes toward 1
-    for (int64_t s : {int64_t{1}, c.sizes[d] / 2, c.sizes[d] - 1})
-      if (s >= 1 && s < c.sizes[d]) {
-        Case k = c;
-        k.sizes[d] = s;
-        add(k);
-      }
   ProgramInfo info;
   AnalysisError err;
   const bool analysed = analyze(c, budget, info, err);
@@ -197,10 +218,10 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
         return;
       add(k);
     };
-    // The source's sizes (the input's when the analysis cannot say).
+    // The source's sizes (the first input's when the analysis cannot say).
     const int src = analysed && i < info.ops.size() ? info.ops[i].src : -1;
     const std::vector<int64_t>& src_sizes =
-        src >= 0 && info.values[src].known ? info.values[src].sizes : c.sizes;
+        src >= 0 && info.values[src].known ? info.values[src].sizes : c.inputs[0].sizes;
     const int64_t rank = static_cast<int64_t>(src_sizes.size());
     if (op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy) {
       // A simpler op in its place, from the same source: a whole-tensor slice_copy
@@ -283,22 +304,37 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       case OpKind::AddOut: break;  // eager programs: shrunk by dropping ops and sizes
     }
   }
-  if (!c.dim_order.empty()) {
-    Case k = c;
-    k.dim_order.clear();
-    add(k);
-  }
+  for (size_t i = 0; i < c.inputs.size(); ++i)
+    if (!c.inputs[i].dim_order.empty()) {
+      Case k = c;
+      k.inputs[i].dim_order.clear();
+      add(k);
+    }
   if (c.dtype != ScalarType::Float) {
     Case k = c;
     k.dtype = ScalarType::Float;
     add(k);
   }
-  for (size_t d = 0; allow_empty && d < c.sizes.size(); ++d)  // empty, last of all
-    if (c.sizes[d] > 0) {
+  int own_dtypes = 0;
+  for (const InputDecl& in : c.inputs) own_dtypes += in.dtype.has_value();
+  if (own_dtypes > 1) {  // every input in the default dtype at once (a copy_ between them stays valid)
+    Case k = c;
+    for (InputDecl& in : k.inputs) in.dtype.reset();
+    add(k);
+  }
+  for (size_t i = 0; i < c.inputs.size(); ++i)  // an input's own dtype: the default
+    if (c.inputs[i].dtype) {
       Case k = c;
-      k.sizes[d] = 0;
+      k.inputs[i].dtype.reset();
       add(k);
     }
+  for (size_t i = 0; allow_empty && i < c.inputs.size(); ++i)  // empty, last of all
+    for (size_t d = 0; d < c.inputs[i].sizes.size(); ++d)
+      if (c.inputs[i].sizes[d] > 0) {
+        Case k = c;
+        k.inputs[i].sizes[d] = 0;
+        add(k);
+      }
   return out;
 }
 

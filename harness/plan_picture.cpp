@@ -46,7 +46,8 @@ void text_rows(std::string& out, const ProgramInfo& info, const RewritePlan* rew
                 "offset", "nbytes");
   out += line;
   for (int s = 0; s <= plan.end_step; ++s) out += static_cast<char>('0' + s % 10);
-  out += "  (steps: 0 = input, k+1 = op k, " + std::to_string(plan.end_step) + " = outputs)\n";
+  out += std::string("  (steps: 0 = ") + (info.num_inputs > 1 ? "inputs" : "input") + ", k+1 = op k, " +
+         std::to_string(plan.end_step) + " = outputs)\n";
   for (const TensorPlacement& t : plan.tensors) {
     const bool alias = rewrite && rewrite->is_alias(t.value);
     std::snprintf(line, sizeof line, "  %-*s %10lld %10lld  ", static_cast<int>(name_width),
@@ -183,9 +184,9 @@ void draw_plan(std::string& s, const Panel& p, const std::string& heading, const
                         "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"url(#bad)\" "
                         "stroke=\"#d00000\" stroke-width=\"0.5\"><title>the %s reads bytes "
                         "[%lld, %lld) of its root</title></rect>\n",
-                        failure->op_word.c_str(),
                         x0 + full_w * 0.5, ry, full_w * 0.5 - 2,
-                        std::max(1.0, p.y_of(root_offset + e) - ry), static_cast<long long>(b),
+                        std::max(1.0, p.y_of(root_offset + e) - ry), failure->op_word.c_str(),
+                        static_cast<long long>(b),
                         static_cast<long long>(e));
           s += buf;
         }
@@ -196,10 +197,9 @@ void draw_plan(std::string& s, const Panel& p, const std::string& heading, const
                         "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" "
                         "stroke=\"#d00000\" stroke-width=\"2\"><title>where %s put the "
                         "alias: +%lld bytes</title></rect>\n",
-                        failure->alias_prim.c_str(),
                         x0 + 1, ey, full_w - 2,
                         std::max(2.0, p.y_of(root_offset + failure->executed_delta + t.nbytes) - ey),
-                        static_cast<long long>(failure->executed_delta));
+                        failure->alias_prim.c_str(), static_cast<long long>(failure->executed_delta));
           s += buf;
         }
         std::snprintf(buf, sizeof buf,
@@ -261,9 +261,10 @@ std::string plan_svg(const std::string& title, const ProgramInfo& info,
     draw_plan(s, copy, heading, info, nullptr, *copy_plan, nullptr);
   }
   std::snprintf(buf, sizeof buf,
-                "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">program step (0 = input, %d = "
+                "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">program step (0 = %s, %d = "
                 "outputs)</text>\n<text x=\"10\" y=\"%g\">bytes</text>\n",
-                left + main_w / 2, top + height + 30, plan.end_step, top + height / 2);
+                left + main_w / 2, top + height + 30, info.num_inputs > 1 ? "inputs" : "input",
+                plan.end_step, top + height / 2);
   s += buf;
   std::snprintf(buf, sizeof buf,
                 "<g transform=\"translate(%g,%g)\"><rect width=\"12\" height=\"10\" "

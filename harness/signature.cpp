@@ -1,10 +1,9 @@
 #include "harness/signature.h"
 
-#include "oracles/analysis.h"
-
 #include <cctype>
 #include <set>
 
+#include "oracles/analysis.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -19,6 +18,22 @@ std::string path_of(const std::string& message) {
 }
 
 bool has(const std::string& s, const char* word) { return s.find(word) != std::string::npos; }
+
+// The dim order of the value op k reads (the one it writes, for add_ and copy_)
+// as the judge's analysis lays it out (every value has its own: a clone into
+// channels-last of a contiguous input is channels-last); the first input's
+// where the analysis cannot say. In a version-1 case every value has the
+// input's dim order.
+std::vector<int> dim_order_under(const Case& c, int k) {
+  ProgramInfo info;
+  AnalysisError err;
+  if (analyze(c, int64_t{1} << 62, info, err) && k < static_cast<int>(info.ops.size())) {
+    const OpInfo& oi = info.ops[k];
+    const int v = oi.target >= 0 ? oi.target : oi.src;
+    if (v >= 0 && info.values[v].known) return info.values[v].dim_order;
+  }
+  return c.inputs[0].dim_order;
+}
 
 // The few words that separate different causes of one kind: which eligibility
 // rule an unsound rewrite broke, which plan invariant failed. These are the
@@ -164,14 +179,7 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
   // The layout is the one of the value the op reads (or writes in place), which
   // clone(dim_order=...) may have changed from the input's.
   if (f.kind == FindingKind::VALUE_MISMATCH && op) {
-    ProgramInfo info;
-    AnalysisError err;
-    std::vector<int> order = c.effective_dim_order();
-    if (analyze(c, kDefaultByteBudget, info, err)) {
-      const OpInfo& oi = info.ops[f.op];
-      const int v = oi.target >= 0 ? oi.target : oi.src;
-      if (v >= 0 && info.values[v].known) order = info.values[v].dim_order;
-    }
+    const std::vector<int> order = dim_order_under(c, f.op);
     bool identity = true;
     for (size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == static_cast<int>(i);
     s += identity ? ":contiguous" : ":dim-order";
@@ -182,7 +190,8 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
 std::string root_cause_signature(const Case& c, const CaseSummary& f, const CaseRunner& run) {
   if (f.kind != FindingKind::VALUE_MISMATCH || !run) return finding_signature(c, f);
   const std::string path = path_of(f.message);
-  std::set<std::string> names{c.input};
+  std::set<std::string> names;
+  for (const InputDecl& in : c.inputs) names.insert(in.name);
   for (const Op& op : c.ops) names.insert(op.result);
   std::string probe = "probe";
   while (names.count(probe)) probe += "_";

@@ -28,26 +28,31 @@ bool fail(AnalysisError& err, AnalysisError::Where where, int op, std::string ms
   return false;
 }
 
+// Why input `in` is not a well-formed tensor (rank, negative sizes, dim order), or "".
+std::string input_error(const InputDecl& in) {
+  const int rank = static_cast<int>(in.sizes.size());
+  if (rank > kMaxCaseRank) return format_msg("rank %d exceeds the maximum of %d", rank, kMaxCaseRank);
+  for (int64_t s : in.sizes)
+    if (s < 0) return format_msg("size %lld is negative", (long long)s);
+  if (!in.dim_order.empty()) {
+    std::vector<int> sorted = in.dim_order;
+    std::sort(sorted.begin(), sorted.end());
+    bool ok = sorted.size() == in.sizes.size();
+    for (int i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
+    if (!ok) return format_msg("dim_order must be a permutation of 0..%d", rank - 1);
+  }
+  return {};
+}
+
 }  // namespace
 
 bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& err) {
   using W = AnalysisError::Where;
   info = ProgramInfo{};
-  const int rank = static_cast<int>(c.sizes.size());
-  if (rank > kMaxCaseRank)
-    return fail(err, W::Input, -1,
-                format_msg("rank %d exceeds the maximum of %d", rank, kMaxCaseRank));
-  for (int64_t s : c.sizes)
-    if (s < 0) return fail(err, W::Input, -1, format_msg("size %lld is negative", (long long)s));
-  if (!c.dim_order.empty()) {
-    std::vector<int> sorted = c.dim_order;
-    std::sort(sorted.begin(), sorted.end());
-    bool ok = sorted.size() == c.sizes.size();
-    for (int i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
-    if (!ok)
-      return fail(err, W::Input, -1,
-                  format_msg("dim_order must be a permutation of 0..%d", rank - 1));
-  }
+  if (c.inputs.empty()) return fail(err, W::Input, 0, "at least one input is required");
+  for (size_t i = 0; i < c.inputs.size(); ++i)
+    if (std::string why = input_error(c.inputs[i]); !why.empty())
+      return fail(err, W::Input, static_cast<int>(i), why);
   if (c.ops.size() > kMaxOps)
     return fail(err, W::Op, kMaxOps, format_msg("more than %zu ops", kMaxOps));
 
@@ -55,13 +60,13 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   // are looked up by a scan of the few values defined so far (no hash map: a
   // node and a string copy per value). A name is defined at most once, so the
   // first match is the one.
-  info.values.reserve(c.ops.size() + 1);
+  info.values.reserve(c.ops.size() + c.inputs.size());
   info.ops.reserve(c.ops.size());
   info.outputs.reserve(c.outputs.size());
-  auto add_value = [&](const std::string& name, int def_op) {
+  auto add_value = [&](const std::string& name, int def_op, ScalarType dtype) {
     ValueInfo v;
     v.name = name;
-    v.dtype = c.dtype;
+    v.dtype = dtype;
     v.def_op = def_op;
     info.values.push_back(std::move(v));
   };
@@ -74,7 +79,7 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
   // Gives `v` its layout; false when its bytes take the case over the budget
   // (views own no bytes: `owns_bytes` false).
   auto account = [&](ValueInfo& v, judge::Layout layout, bool owns_bytes = true) {
-    auto bytes = owns_bytes ? judge::tensor_bytes(layout.sizes, c.dtype) : std::optional<int64_t>(0);
+    auto bytes = owns_bytes ? judge::tensor_bytes(layout.sizes, v.dtype) : std::optional<int64_t>(0);
     // total <= budget and bytes <= INT64_MAX: the sum fits in unsigned 64 bits.
     if (!bytes || static_cast<uint64_t>(total) + static_cast<uint64_t>(*bytes) >
                       static_cast<uint64_t>(budget))
@@ -91,9 +96,18 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
                       what.c_str(), static_cast<long long>(budget));
   };
 
-  add_value(c.input, -1);
-  if (!account(info.values[0], judge::Layout{c.sizes, c.effective_dim_order()}))
-    return fail(err, W::Input, -1, over_budget("input " + sizes_string(c.sizes)));
+  // The inputs: values 0 .. num_inputs-1, each its own root with its own dtype.
+  info.num_inputs = static_cast<int>(c.inputs.size());
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const InputDecl& in = c.inputs[i];
+    const int at = static_cast<int>(i);
+    if (lookup(in.name) >= 0) return fail(err, W::Input, at, "input '" + in.name + "' is already defined");
+    add_value(in.name, -1, c.input_dtype(i));
+    if (!account(info.values[i], judge::Layout{in.sizes, in.effective_dim_order()}))
+      return fail(err, W::Input, at,
+                  over_budget((c.inputs.size() > 1 ? "input '" + in.name + "' " : std::string("input ")) +
+                              sizes_string(in.sizes)));
+  }
 
   for (size_t k = 0; k < c.ops.size(); ++k) {
     const Op& op = c.ops[k];
@@ -111,7 +125,8 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
       if (lookup(op.result) >= 0)
         return fail(err, W::Op, ki, "'" + op.result + "' is already defined");
       oi.result = static_cast<int>(info.values.size());
-      add_value(op.result, ki);
+      // Every op's result has its source's dtype (add_ and copy_ define nothing).
+      add_value(op.result, ki, info.values[oi.src].dtype);
     }
     info.ops.push_back(oi);
     if (info.failing_op >= 0) continue;  // shapes after a failing op are unknown
@@ -136,7 +151,8 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
       if (why.empty() && !account(info.values[oi.result], std::move(out.layout), !op_is_view(op.kind)))
         return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
     } else if (op.kind == OpKind::Copy) {
-      why = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
+      why = judge::copy_dtype_error(info.values[oi.target].dtype, info.values[oi.src].dtype);
+      if (why.empty()) why = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
     }
     if (!why.empty()) {
       info.failing_op = ki;
@@ -168,7 +184,10 @@ ParseResult parse_case(std::string_view text, std::string_view filename, int64_t
   AnalysisError err;
   if (!analyze(r.c, budget, r.info, err)) {
     using W = AnalysisError::Where;
-    const int line = err.where == W::Input     ? syntax.input_line
+    const int line = err.where == W::Input
+                         ? (err.op >= 0 && static_cast<size_t>(err.op) < syntax.input_lines.size()
+                                ? syntax.input_lines[err.op]
+                                : syntax.input_line)
                      : err.where == W::Outputs ? syntax.output_line
                      : syntax.op_lines.empty()
                          ? syntax.input_line

@@ -225,6 +225,12 @@ std::string copy_error(const Layout& target, const Layout& src) {
   return "copy_: sizes " + s + "] and " + t + "] differ";
 }
 
+std::string copy_dtype_error(ScalarType target, ScalarType src) {
+  if (target == src) return {};
+  return "copy_: dtypes differ (" + std::string(scalar_type_name(src)) + " into " +
+         std::string(scalar_type_name(target)) + "; slicefuzz programs do not cast)";
+}
+
 std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
   StridedView v = src;
   const int rank = static_cast<int>(src.sizes.size());

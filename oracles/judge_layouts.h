@@ -41,8 +41,12 @@ struct OpOutcome {
 };
 OpOutcome op_result(const Op& op, const Layout& in);
 
-// Why copy_(target, src) must fail, or "".
+// Why copy_(target, src) must fail for their sizes, or "".
 std::string copy_error(const Layout& target, const Layout& src);
+// Why copy_(target, src) must fail for their dtypes, or "": slicefuzz's copy_
+// never casts (aten's and ExecuTorch's do; a documented choice of the case
+// language, README "copy_").
+std::string copy_dtype_error(ScalarType target, ScalarType src);
 
 // view_copy's result sizes with -1 inferred, or nullopt (see op_result for why).
 std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<int64_t>& sizes,

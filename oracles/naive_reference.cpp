@@ -170,8 +170,8 @@ class NaiveReference {
  public:
   NaiveReference(const ProgramInfo& info) : info_(info), values_(info.values.size()) {
     mem_.reserve(info.values.size());  // at most one storage per value
-    const ValueInfo& in = info.values[0];
-    values_[0] = mem_.fresh(make_input_value(in.dtype, in.sizes), in.dim_order);
+    const std::vector<TensorValue> inputs = make_input_values(info);
+    for (size_t k = 0; k < inputs.size(); ++k) values_[k] = mem_.fresh(inputs[k], info.values[k].dim_order);
   }
 
   // Copies (new storage, each in its value's dim order).
@@ -205,7 +205,8 @@ class NaiveReference {
     return OpStatus::success();
   }
   OpStatus Copy(const Op&, const OpInfo& oi, int) {
-    const std::string err = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
+    std::string err = judge::copy_dtype_error(info_.values[oi.target].dtype, info_.values[oi.src].dtype);
+    if (err.empty()) err = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
     if (!err.empty()) return OpStatus::error(err);
     // The source is read whole before the write (the case language's copy_).
     mem_.write(values_[oi.target], mem_.read(values_[oi.src]).bytes);

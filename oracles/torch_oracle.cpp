@@ -124,12 +124,15 @@ class TorchEvaluator {
  public:
   TorchEvaluator(const ProgramInfo& info, TorchOracleResult& res)
       : info_(info), res_(res), values_(info.values.size()) {
-    const ValueInfo& in = info.values[0];
-    TensorValue input = make_input_value(in.dtype, in.sizes);
-    at::Tensor row_major =
-        at::from_blob(input.bytes.data(), in.sizes, at::TensorOptions().dtype(to_aten(in.dtype)));
-    values_[0] = fresh(0, in.sizes);
-    values_[0].copy_(row_major);
+    // Each input in its own layout and dtype, holding the documented fill.
+    std::vector<TensorValue> inputs = make_input_values(info);
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const ValueInfo& in = info.values[k];
+      at::Tensor row_major = at::from_blob(inputs[k].bytes.data(), in.sizes,
+                                           at::TensorOptions().dtype(to_aten(in.dtype)));
+      values_[k] = fresh(static_cast<int>(k), in.sizes);
+      values_[k].copy_(row_major);
+    }
   }
 
   // View-copy ops: torch's view of the source, copied into a fresh result.
@@ -204,6 +207,9 @@ class TorchEvaluator {
   }
   OpStatus Copy(const Op&, const OpInfo& oi, int) {
     return run([&] {
+      // slicefuzz programs do not cast; torch's copy_ would.
+      if (values_[oi.target].scalar_type() != values_[oi.src].scalar_type())
+        throw std::invalid_argument("copy_: dtypes differ (slicefuzz programs do not cast)");
       // slicefuzz programs do not broadcast; torch's copy_ would.
       if (!values_[oi.target].sizes().equals(values_[oi.src].sizes()))
         throw std::invalid_argument("copy_: sizes differ (slicefuzz does not broadcast)");

@@ -4,21 +4,46 @@
 
 namespace slicefuzz {
 
-TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes) {
-  // Every path of a case (and its shadow) asks for the same input: keep the last.
-  thread_local TensorValue last;
-  thread_local bool have_last = false;
-  if (have_last && last.dtype == dtype && last.sizes == sizes) return last;
+TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes, int64_t first) {
+  // Every path of a case (and its shadow) asks for the same inputs: keep the last few.
+  struct Cached {
+    int64_t first;
+    TensorValue value;
+  };
+  thread_local std::vector<Cached> cache;
+  for (const Cached& c : cache)
+    if (c.first == first && c.value.dtype == dtype && c.value.sizes == sizes) return c.value;
   TensorValue v;
   v.dtype = dtype;
   v.sizes = sizes;
   const size_t es = element_size(dtype);
   const int64_t n = v.numel();
   v.bytes.resize(static_cast<size_t>(n) * es);
-  for (int64_t i = 0; i < n; ++i) judge::fill_element(dtype, i, v.bytes.data() + i * es);
-  last = v;
-  have_last = true;
+  for (int64_t i = 0; i < n; ++i) judge::fill_element(dtype, first + i, v.bytes.data() + i * es);
+  if (cache.size() >= 8) cache.erase(cache.begin());  // a case of 3 inputs and its shadow fit
+  cache.push_back({first, v});
   return v;
+}
+
+std::vector<int64_t> input_fill_starts(const ProgramInfo& info) {
+  std::vector<int64_t> starts;
+  int64_t next = 0;
+  for (int k = 0; k < info.num_inputs && k < static_cast<int>(info.values.size()); ++k) {
+    starts.push_back(next);
+    int64_t n = 1;
+    // An analysed input: its sizes, size-0 dims counted as 1, multiply within int64.
+    for (int64_t s : info.values[k].sizes) n *= s;
+    next += n;
+  }
+  return starts;
+}
+
+std::vector<TensorValue> make_input_values(const ProgramInfo& info) {
+  const std::vector<int64_t> starts = input_fill_starts(info);
+  std::vector<TensorValue> out;
+  for (size_t k = 0; k < starts.size(); ++k)
+    out.push_back(make_input_value(info.values[k].dtype, info.values[k].sizes, starts[k]));
+  return out;
 }
 
 std::string sizes_string(const std::vector<int64_t>& sizes) {

@@ -5,12 +5,25 @@
 #include <string>
 #include <vector>
 
+#include "program/program_info.h"
 #include "program/tensor_value.h"
 
 namespace slicefuzz {
 
-// The documented input fill (judge_facts.h) as a row-major value.
-TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes);
+// The documented input fill (judge_facts.h) as a row-major value: the element
+// at row-major index i holds fill_element(dtype, first + i).
+TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes, int64_t first = 0);
+
+// Where input k's fill starts: the element count of the inputs before it, so
+// that the inputs of a case hold consecutive stretches of one fill (input 0 at
+// index 0, exactly as a version-1 case) and every element of every input gets
+// its own index (distinct values wherever the dtype allows, and in the int64
+// provenance shadow always).
+std::vector<int64_t> input_fill_starts(const ProgramInfo& info);
+
+// Every input's value (info.values[0 .. num_inputs-1]), in order: what the
+// runner hands each path (the executors never compute the fill).
+std::vector<TensorValue> make_input_values(const ProgramInfo& info);
 
 // "[1, 0, 2]" for the row-major index `flat` of a tensor of `sizes`.
 std::string index_string(const std::vector<int64_t>& sizes, int64_t flat);

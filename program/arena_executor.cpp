@@ -38,17 +38,18 @@ class Arena {
 // The rewrite path as an evaluator of the shared op loop: tensors live in the
 // arena at the plan's offsets; a view-copy op the pass aliased runs its alias prim
 // op (RuntimeOp) or takes the plan's pointer (Planned); every other op runs its
-// kernel. Step k + 1 is op k (step 0 defines the input).
+// kernel. Step k + 1 is op k (step 0 defines the inputs).
 class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
  public:
-  ArenaEvaluator(const Case& c, const ProgramInfo& info, const TensorValue& input,
+  ArenaEvaluator(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
                  const RewritePlan& rewrite, const MemoryPlan& plan, const KernelTable& k,
                  AliasMode mode, std::vector<AliasRecord>& aliases)
       : KernelEvaluator(k), c_(c), info_(info), rewrite_(rewrite), plan_(plan), mode_(mode),
         aliases_(aliases), arena_(plan.arena_bytes), values_(info.values.size()),
         nv_(static_cast<int>(plan.tensors.size())) {
     open_step(0);
-    write_tensor_value(input, values_[0]);
+    for (size_t v = 0; v < inputs.size() && static_cast<int>(v) < nv_; ++v)
+      write_tensor_value(inputs[v], values_[v]);
     close_step(0);
   }
 
@@ -133,10 +134,10 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
 }  // namespace
 
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
-                                   const TensorValue& input, const RewritePlan& rewrite,
+                                   const std::vector<TensorValue>& inputs, const RewritePlan& rewrite,
                                    const MemoryPlan& plan, const KernelTable& k, AliasMode mode) {
   RewritePathResult res;
-  ArenaEvaluator ev(c, info, input, rewrite, plan, k, mode, res.aliases);
+  ArenaEvaluator ev(c, info, inputs, rewrite, plan, k, mode, res.aliases);
   res.path = interpret(c, info, ev);
   return res;
 }

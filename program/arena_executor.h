@@ -33,9 +33,9 @@ struct RewritePathResult {
   std::vector<AliasRecord> aliases;
 };
 
-// `mode` is RuntimeOp or Planned (a backend declaring Both runs it twice).
+// `inputs`: the program inputs' values, in order. `mode` is RuntimeOp or Planned (a backend declaring Both runs it twice).
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
-                                   const TensorValue& input, const RewritePlan& rewrite,
+                                   const std::vector<TensorValue>& inputs, const RewritePlan& rewrite,
                                    const MemoryPlan& plan, const KernelTable& kernels,
                                    AliasMode mode = AliasMode::RuntimeOp);
 

@@ -11,12 +11,22 @@ bool operator==(const Op& a, const Op& b) {
          a.single_dim == b.single_dim && a.dim_order == b.dim_order;
 }
 
-bool operator==(const Case& a, const Case& b) {
-  return a.version == b.version && a.dtype == b.dtype && a.input == b.input && a.sizes == b.sizes &&
-         a.dim_order == b.dim_order && a.ops == b.ops && a.outputs == b.outputs;
+bool operator==(const InputDecl& a, const InputDecl& b) {
+  return a.name == b.name && a.sizes == b.sizes && a.dim_order == b.dim_order && a.dtype == b.dtype;
 }
 
-std::vector<int> Case::effective_dim_order() const {
+bool operator==(const Case& a, const Case& b) {
+  return a.version == b.version && a.dtype == b.dtype && a.inputs == b.inputs && a.ops == b.ops &&
+         a.outputs == b.outputs;
+}
+
+const InputDecl* Case::find_input(const std::string& name) const {
+  for (const InputDecl& in : inputs)
+    if (in.name == name) return &in;
+  return nullptr;
+}
+
+std::vector<int> InputDecl::effective_dim_order() const {
   if (!dim_order.empty()) return dim_order;
   std::vector<int> id(sizes.size());
   for (size_t i = 0; i < id.size(); ++i) id[i] = static_cast<int>(i);
@@ -36,7 +46,10 @@ int op_min_version(const Op& op) {
 }
 
 int Case::min_version() const {
-  int v = 1;
+  // Several inputs, or an input whose dtype is not the default, need version 2.
+  int v = inputs.size() > 1 ? 2 : 1;
+  for (const InputDecl& in : inputs)
+    if (in.dtype && *in.dtype != dtype) v = 2;
   for (const Op& op : ops) v = std::max(v, op_min_version(op));
   return v;
 }

@@ -1,4 +1,4 @@
-// The case IR: one input tensor, a straight-line list of ops, and outputs. This is
+// The case IR: input tensors (one in version 1), a straight-line list of ops, and outputs. This is
 // exactly what a .case file holds; see case_format.h. Version 1 ops are all
 // copies; version 2 adds the eager ops (true views sharing their base's storage,
 // and an out-of-place add), so that programs look like the eager code that
@@ -96,21 +96,36 @@ struct Op {
 // The format version an op needs (clone with a dim order is version 2).
 int op_min_version(const Op& op);
 
+// One `input` line: a program input with its own sizes, dim order and dtype
+// (version 2 allows several, each with its own dtype: `input y [2, 3]
+// dtype=int8 dim_order=[1, 0]`).
+struct InputDecl {
+  std::string name = "x";
+  std::vector<int64_t> sizes;
+  std::vector<int> dim_order;       // empty = identity
+  std::optional<ScalarType> dtype;  // nullopt: the case's `dtype` line (the default)
+
+  std::vector<int> effective_dim_order() const;
+};
+
 struct Case {
   int version = 1;  // the format version it was read as (the printer never writes less than it needs)
-  ScalarType dtype = ScalarType::Float;
-  std::string input = "x";
-  std::vector<int64_t> sizes;
-  std::vector<int> dim_order;  // empty = identity
+  ScalarType dtype = ScalarType::Float;  // the `dtype` line: every input's default dtype
+  std::vector<InputDecl> inputs{InputDecl{}};  // at least one, in the order of the input lines
   std::vector<Op> ops;
   std::vector<std::string> outputs;
 
-  std::vector<int> effective_dim_order() const;
+  // Input k's dtype: its own, or the default.
+  ScalarType input_dtype(size_t k) const { return inputs[k].dtype.value_or(dtype); }
+  // The input named `name`, or nullptr.
+  const InputDecl* find_input(const std::string& name) const;
+  bool is_input(const std::string& name) const { return find_input(name) != nullptr; }
   bool has_eager_ops() const;
   int min_version() const;  // the lowest format version that can hold it
 };
 
 bool operator==(const Op& a, const Op& b);
+bool operator==(const InputDecl& a, const InputDecl& b);
 bool operator==(const Case& a, const Case& b);
 inline bool operator!=(const Case& a, const Case& b) { return !(a == b); }
 

@@ -26,6 +26,10 @@ class Line {
     skip_space();
     return pos_ >= s_.size();
   }
+  bool peek(char c) {
+    skip_space();
+    return pos_ < s_.size() && s_[pos_] == c;
+  }
   bool accept(char c) {
     skip_space();
     if (pos_ < s_.size() && s_[pos_] == c) return ++pos_, true;
@@ -124,10 +128,28 @@ struct Parser {
     return true;
   }
 
-  bool input_line(Line& l, Case& c) {
-    if (!name(l, c.input, "the input")) return false;
-    if (!int_list(l, c.sizes, "the input sizes")) return false;
-    if (l.keyword("dim_order")) return dim_order_list(l, c.dim_order);
+  // `NAME [SIZES] [dtype=NAME] [dim_order=[PERM]]` (the dtype: version 2).
+  bool input_line(Line& l, Case& c, bool first) {
+    InputDecl in;
+    if (!name(l, in.name, "the input")) return false;
+    if (!int_list(l, in.sizes, "the input sizes")) return false;
+    if (l.keyword("dtype")) {
+      if (c.version < 2)
+        return fail(l, "a dtype of its own for input '" + in.name +
+                           "' needs the header 'slicefuzz-case 2'");
+      if (!expect(l, '=', "after dtype")) return false;
+      std::string t;
+      l.ident(t);
+      in.dtype = parse_scalar_type(t);
+      if (!in.dtype)
+        return fail(l, "unknown dtype '" + t + "' for input '" + in.name +
+                           "' (expected one of bool uint8 int8 int16 int32 int64 float16 "
+                           "bfloat16 float32 float64)");
+    }
+    if (l.keyword("dim_order") && !dim_order_list(l, in.dim_order)) return false;
+    if (l.keyword("dtype")) return fail(l, "dtype= comes before dim_order= on an input line");
+    if (first) c.inputs.clear();  // the IR's default input gives way to the file's
+    c.inputs.push_back(std::move(in));
     return true;
   }
 
@@ -250,13 +272,16 @@ std::string opt_str(const std::optional<int64_t>& v) {
 }  // namespace
 
 void canonicalize(Case& c) {
+  for (InputDecl& in : c.inputs) {
+    bool identity = in.dim_order.size() == in.sizes.size();
+    for (size_t i = 0; identity && i < in.dim_order.size(); ++i)
+      identity = in.dim_order[i] == static_cast<int>(i);
+    if (identity) in.dim_order.clear();
+    if (in.dtype == c.dtype) in.dtype.reset();  // the default is not repeated
+  }
   c.version = std::max(c.version, c.min_version());
   for (Op& op : c.ops)
     if (op.single_dim && op.ints.size() != 1) op.single_dim = false;
-  bool identity = c.dim_order.size() == c.sizes.size();
-  for (size_t i = 0; identity && i < c.dim_order.size(); ++i)
-    identity = c.dim_order[i] == static_cast<int>(i);
-  if (identity) c.dim_order.clear();
 }
 
 CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
@@ -265,7 +290,6 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
   enum Stage { kHeader, kDtype, kInput, kBody, kDone } stage = kHeader;
   std::vector<int>& op_lines = r.op_lines;
   int& output_line = r.output_line;
-  int& input_line = r.input_line;
   auto done = [&](bool ok) {
     r.ok = ok;
     if (!ok) r.error = p.error;
@@ -316,13 +340,19 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
       stage = kInput;
     } else if (stage == kInput) {
       if (!l.keyword("input")) return done(p.fail(l, "expected 'input NAME [SIZES]'"));
-      if (!p.input_line(l, r.c)) return done(false);
-      input_line = number;
+      if (!p.input_line(l, r.c, true)) return done(false);
+      r.input_line = number;
+      r.input_lines.push_back(number);
       stage = kBody;
     } else {
       std::string first;
       if (!l.ident(first)) return done(p.fail(l, "expected an op or 'output NAME, ...'"));
-      if (first == "output") {
+      if (first == "input" && !l.peek('=')) {  // another input line (`input = ...` is an op)
+        if (r.c.version < 2) return done(p.fail(l, "several inputs need the header 'slicefuzz-case 2'"));
+        if (!op_lines.empty()) return done(p.fail(l, "input lines come before the ops"));
+        if (!p.input_line(l, r.c, false)) return done(false);
+        r.input_lines.push_back(number);
+      } else if (first == "output") {
         if (!p.output_line(l, r.c)) return done(false);
         output_line = number;
         stage = kDone;
@@ -381,18 +411,15 @@ std::string print_case(const Case& c) {
   const int version = std::max(c.version, c.min_version());
   std::string s = "slicefuzz-case " + std::to_string(version) + "\ndtype ";
   s += scalar_type_name(c.dtype);
-  s += "\ninput " + c.input + " [";
-  for (size_t i = 0; i < c.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(c.sizes[i]);
-  s += "]";
+  s += "\n";
   Case canon = c;
   canonicalize(canon);
-  if (!canon.dim_order.empty()) {
-    s += " dim_order=[";
-    for (size_t i = 0; i < canon.dim_order.size(); ++i)
-      s += (i ? ", " : "") + std::to_string(canon.dim_order[i]);
-    s += "]";
+  for (const InputDecl& in : canon.inputs) {
+    s += "input " + in.name + " " + list_str(in.sizes);
+    if (in.dtype) s += " dtype=" + std::string(scalar_type_name(*in.dtype));
+    if (!in.dim_order.empty()) s += " dim_order=" + list_str(in.dim_order);
+    s += "\n";
   }
-  s += "\n";
   for (const Op& op : c.ops) s += print_op(op) + "\n";
   s += "output ";
   for (size_t i = 0; i < c.outputs.size(); ++i) s += (i ? ", " : "") + c.outputs[i];

@@ -22,7 +22,8 @@ struct CaseSyntax {
   bool ok = false;
   Case c;
   std::string error;
-  int input_line = 0, output_line = 0;
+  int input_line = 0, output_line = 0;  // input_line: the first input's
+  std::vector<int> input_lines;          // one per input, in order
   std::vector<int> op_lines;
 };
 CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename = "<input>");

@@ -42,10 +42,13 @@ bool untouched(const OwnedTensor& o) {
 // its copy kernel.
 class CopyEvaluator : public KernelEvaluator<CopyEvaluator> {
  public:
-  CopyEvaluator(const Case& c, const ProgramInfo& info, const KernelTable& k, const TensorValue& input)
+  CopyEvaluator(const Case& c, const ProgramInfo& info, const KernelTable& k,
+                const std::vector<TensorValue>& inputs)
       : KernelEvaluator(k), c_(c), info_(info), values_(info.values.size()) {
-    values_[0] = allocate(value_meta(info.values[0]));
-    write_tensor_value(input, values_[0].t);
+    for (size_t v = 0; v < inputs.size() && v < values_.size(); ++v) {
+      values_[v] = allocate(value_meta(info.values[v]));
+      write_tensor_value(inputs[v], values_[v].t);
+    }
   }
 
   // Every defined value gets its out from its own layout; the op that must fail
@@ -82,23 +85,9 @@ class CopyEvaluator : public KernelEvaluator<CopyEvaluator> {
 
 }  // namespace
 
-Tensor value_meta(const Case& c, const std::vector<int64_t>& sizes) {
-  Tensor t;
-  const std::vector<int> order = c.effective_dim_order();
-  uint8_t dim_order[kMaxRank] = {};
-  const bool fits = sizes.size() <= static_cast<size_t>(kMaxRank) && order.size() >= sizes.size();
-  for (size_t i = 0; fits && i < sizes.size(); ++i) dim_order[i] = static_cast<uint8_t>(order[i]);
-  if (!fits || !make_tensor_meta(c.dtype, static_cast<int>(sizes.size()), sizes.data(), dim_order, t)) {
-    std::fprintf(stderr, "slicefuzz: sizes of rank %zu have no tensor layout in the case's dim order\n",
-                 sizes.size());
-    std::abort();
-  }
-  return t;
-}
-
-PathResult run_copy_path(const Case& c, const ProgramInfo& info, const TensorValue& input,
-                         const KernelTable& k) {
-  CopyEvaluator ev(c, info, k, input);
+PathResult run_copy_path(const Case& c, const ProgramInfo& info,
+                         const std::vector<TensorValue>& inputs, const KernelTable& k) {
+  CopyEvaluator ev(c, info, k, inputs);
   return interpret(c, info, ev);
 }
 

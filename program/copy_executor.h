@@ -9,13 +9,8 @@
 
 namespace slicefuzz {
 
-// `input` is the program input's value (the harness's fill, handed in).
-PathResult run_copy_path(const Case& c, const ProgramInfo& info, const TensorValue& input,
-                         const KernelTable& kernels);
-
-// Deprecated (version 1 only): metadata for `sizes` with the case's dtype and input
-// dim order. Every value has its own layout now: use value_meta(info.values[v])
-// (program/op_layout_facts.h). Aborts when the case's dim order does not fit.
-Tensor value_meta(const Case& c, const std::vector<int64_t>& sizes);
+// `inputs` are the program inputs' values, in order (the harness's fill, handed in).
+PathResult run_copy_path(const Case& c, const ProgramInfo& info,
+                         const std::vector<TensorValue>& inputs, const KernelTable& kernels);
 
 }  // namespace slicefuzz

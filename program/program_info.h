@@ -24,7 +24,7 @@ struct ValueInfo {
   std::vector<int> dim_order;  // explicit (identity spelled out); size == rank when known
   ScalarType dtype = ScalarType::Float;
   bool known = false;          // layout known (defined before the first failing op)
-  int def_op = -1;             // -1: the program input
+  int def_op = -1;             // -1: a program input
 };
 
 struct OpInfo {
@@ -34,7 +34,10 @@ struct OpInfo {
 };
 
 struct ProgramInfo {
-  std::vector<ValueInfo> values;  // values[0] is the input
+  // values[0 .. num_inputs-1] are the inputs, in the order of the case's input
+  // lines; then one value per defining op, in program order.
+  std::vector<ValueInfo> values;
+  int num_inputs = 1;
   std::vector<OpInfo> ops;
   std::vector<int> outputs;
   // The first op whose arguments are invalid for its input (rank 0, dim out of
@@ -43,12 +46,11 @@ struct ProgramInfo {
   int failing_op = -1;
   std::string failing_reason;
   int64_t total_bytes = 0;  // all tensors defined before failing_op
-  int rank() const { return static_cast<int>(values[0].sizes.size()); }
 };
 
 struct AnalysisError {
   enum class Where { Input, Op, Outputs } where = Where::Input;
-  int op = -1;  // for Where::Op
+  int op = -1;  // for Where::Op; for Where::Input, the input's index
   std::string message;
 };
 

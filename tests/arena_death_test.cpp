@@ -75,7 +75,7 @@ TEST(ArenaSetup, ThePlansTheDeathTestsBreakAreSound) {
   EXPECT_EQ(a.plan.tensors[t].own_last_step, 2);
   EXPECT_EQ(a.plan.tensors[t].last_step, 4);
   EXPECT_EQ(check_plan(a.c, a.info, a.rewrite, a.plan), "");
-  RewritePathResult ok = run_rewrite_path(a.c, a.info, make_input_value(a.c.dtype, a.c.sizes), a.rewrite, a.plan, KernelTable{});
+  RewritePathResult ok = run_rewrite_path(a.c, a.info, make_input_values(a.info), a.rewrite, a.plan, KernelTable{});
   ASSERT_TRUE(ok.path.complete()) << ok.path.error_message;
   ASSERT_EQ(ok.aliases.size(), 1u);
   EXPECT_EQ(ok.aliases[0].delta_bytes, 0);
@@ -85,7 +85,7 @@ TEST(ArenaSetup, ThePlansTheDeathTestsBreakAreSound) {
   ASSERT_FALSE(b.rewrite.is_alias(b.value("t")));
   ASSERT_TRUE(b.rewrite.is_alias(b.value("y")));
   EXPECT_EQ(root.offset + root.nbytes, b.plan.arena_bytes) << "t must end the arena";
-  RewritePathResult ok2 = run_rewrite_path(b.c, b.info, make_input_value(b.c.dtype, b.c.sizes), b.rewrite, b.plan, KernelTable{});
+  RewritePathResult ok2 = run_rewrite_path(b.c, b.info, make_input_values(b.info), b.rewrite, b.plan, KernelTable{});
   ASSERT_TRUE(ok2.path.complete()) << ok2.path.error_message;
   ASSERT_EQ(ok2.aliases.size(), 1u);
   EXPECT_EQ(ok2.aliases[0].delta_bytes, 32);
@@ -105,7 +105,7 @@ TEST_F(ArenaDeathTest, AliasReadAfterTheRootWasPoisonedAborts) {
   TensorPlacement& t = p.plan.tensors[p.value("t")];
   ASSERT_GT(t.last_step, t.own_last_step);
   t.last_step = t.own_last_step;
-  EXPECT_DEATH(run_rewrite_path(p.c, p.info, make_input_value(p.c.dtype, p.c.sizes), p.rewrite, p.plan, KernelTable{}),
+  EXPECT_DEATH(run_rewrite_path(p.c, p.info, make_input_values(p.info), p.rewrite, p.plan, KernelTable{}),
                "AddressSanitizer: use-after-poison");
 }
 
@@ -120,7 +120,7 @@ TEST_F(ArenaDeathTest, AliasReadAfterAnInputRootDiedAborts) {
   ASSERT_EQ(x.own_last_step, 3);
   ASSERT_EQ(x.last_step, 5);
   x.last_step = x.own_last_step;
-  EXPECT_DEATH(run_rewrite_path(p.c, p.info, make_input_value(p.c.dtype, p.c.sizes), p.rewrite, p.plan, KernelTable{}),
+  EXPECT_DEATH(run_rewrite_path(p.c, p.info, make_input_values(p.info), p.rewrite, p.plan, KernelTable{}),
                "AddressSanitizer");
 }
 
@@ -128,7 +128,7 @@ TEST_F(ArenaDeathTest, AliasPointingPastItsRootAborts) {
   Program p = load(kRootAtTheArenaEnd);
   KernelTable k;
   k.et_slice_op = &et_slice_past_the_root;
-  EXPECT_DEATH(run_rewrite_path(p.c, p.info, make_input_value(p.c.dtype, p.c.sizes), p.rewrite, p.plan, k),
+  EXPECT_DEATH(run_rewrite_path(p.c, p.info, make_input_values(p.info), p.rewrite, p.plan, k),
                "AddressSanitizer: heap-buffer-overflow");
 }
 
@@ -153,7 +153,7 @@ TEST_F(ArenaDeathTest, AliasPointingIntoADeadRegionAborts) {
       ASSERT_TRUE(o.offset >= r.offset + 32 || o.offset + o.nbytes <= r.offset) << o.value;
   KernelTable k;
   k.et_slice_op = &et_slice_past_the_root;
-  EXPECT_DEATH(run_rewrite_path(p.c, p.info, make_input_value(p.c.dtype, p.c.sizes), p.rewrite, p.plan, k),
+  EXPECT_DEATH(run_rewrite_path(p.c, p.info, make_input_values(p.info), p.rewrite, p.plan, k),
                "AddressSanitizer: use-after-poison");
 }
 

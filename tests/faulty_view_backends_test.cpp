@@ -38,7 +38,7 @@ struct Paths {
 };
 Paths run(const ParseResult& p, const Backend& b) {
   Paths r;
-  const TensorValue input = make_input_value(p.c.dtype, p.c.sizes);
+  const std::vector<TensorValue> input = make_input_values(p.info);
   r.copy = run_copy_path(p.c, p.info, input, b.kernels);
   r.rewrite = b.pass(p.c, p.info);
   const MemoryPlan plan = b.planner(p.c, p.info, r.rewrite);
@@ -79,7 +79,7 @@ TEST(FaultyViewBackends, ViewNonDenseReadsTheElementsInMemoryOrder) {
   ASSERT_TRUE(bad.rw.path.complete()) << bad.rw.path.error_message;
   EXPECT_FALSE(same_outputs(bad.copy, bad.rw.path)) << "the unguarded alias read the right values";
   // The reference et_view's guard refuses the same alias at run time.
-  const TensorValue input = make_input_value(p.c.dtype, p.c.sizes);
+  const std::vector<TensorValue> input = make_input_values(p.info);
   const RewritePathResult guarded =
       run_rewrite_path(p.c, p.info, input, bad.rewrite, plan_memory(p.c, p.info, bad.rewrite),
                        KernelTable{}, AliasMode::RuntimeOp);
@@ -97,7 +97,7 @@ TEST(FaultyViewBackends, SelectNegativeIndexAliasStartsBeforeItsRoot) {
   // The faulty alias points one row before its root: reading it is an arena
   // overflow (ASan) or another tensor's bytes.
   const Backend& bad = backend("faulty-select-negative-index");
-  const TensorValue input = make_input_value(p.c.dtype, p.c.sizes);
+  const std::vector<TensorValue> input = make_input_values(p.info);
   const MemoryPlan plan = plan_memory(p.c, p.info, ref.rewrite);
   EXPECT_DEATH(
       {

@@ -21,8 +21,8 @@ TEST(CaseFormat, ParsesTheDesignExample) {
   ParseResult r = parse_case(kDesignExample, "design.case");
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.c.dtype, ScalarType::Float);
-  EXPECT_EQ(r.c.sizes, (std::vector<int64_t>{4, 3, 8}));
-  EXPECT_EQ(r.c.dim_order, (std::vector<int>{0, 2, 1}));
+  EXPECT_EQ(r.c.inputs[0].sizes, (std::vector<int64_t>{4, 3, 8}));
+  EXPECT_EQ(r.c.inputs[0].dim_order, (std::vector<int>{0, 2, 1}));
   ASSERT_EQ(r.c.ops.size(), 5u);
   EXPECT_EQ(r.c.ops[1].dim, -1);
   EXPECT_FALSE(r.c.ops[1].start.has_value());

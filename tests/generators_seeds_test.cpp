@@ -85,9 +85,9 @@ TEST(Seeds, ViewOpSeedsCoverEveryOpItsErrorsAndTheEdges) {
     const ParseResult r = parse_case(read_text(p), p.string());
     ASSERT_TRUE(r.ok) << r.error;
     const Case& c = r.c;
-    channels_last += c.dim_order == std::vector<int>{0, 2, 3, 1};
-    rank0 += c.sizes.empty();
-    rank16 += c.sizes.size() == 16;
+    channels_last += c.inputs[0].dim_order == std::vector<int>{0, 2, 3, 1};
+    rank0 += c.inputs[0].sizes.empty();
+    rank16 += c.inputs[0].sizes.size() == 16;
     bool zero = false, huge = false;
     for (const ValueInfo& v : r.info.values) {
       // A 0 beside sizes whose product (the 0 left out) is past int32.
@@ -160,6 +160,44 @@ TEST(Seeds, ViewOpSeedsStateTheJudgesLayouts) {
     }
     EXPECT_TRUE(found) << claim.file << " " << claim.value;
   }
+}
+
+// The seeds of several inputs (inputs_*.case): at least six, over inputs of
+// different dtypes and dim orders, with a copy_ between two inputs, aliases of
+// each input of a program, and a copy_ between dtypes that must fail at that op.
+TEST(Seeds, SeveralInputSeedsCoverDtypesOrdersCopiesAndAliases) {
+  int seeds = 0, several_dtypes = 0, several_orders = 0, copy_between_inputs = 0,
+      dtype_copy_fails = 0, alias_of_each = 0;
+  for (const fs::path& p : cases_under(kViewOpSeeds)) {
+    if (p.filename().string().rfind("inputs_", 0) != 0) continue;
+    ++seeds;
+    const ParseResult r = parse_case(read_text(p), p.string());
+    ASSERT_TRUE(r.ok) << r.error;
+    const Case& c = r.c;
+    std::set<ScalarType> dtypes;
+    std::set<std::vector<int>> orders;
+    for (size_t k = 0; k < c.inputs.size(); ++k) {
+      dtypes.insert(c.input_dtype(k));
+      orders.insert(c.inputs[k].effective_dim_order());
+    }
+    several_dtypes += dtypes.size() > 1;
+    several_orders += c.inputs.size() > 1 && orders.size() > 1;
+    std::set<std::string> viewed;  // inputs a view-copy op reads directly
+    for (size_t k = 0; k < c.ops.size(); ++k) {
+      const Op& op = c.ops[k];
+      copy_between_inputs += op.kind == OpKind::Copy && c.is_input(op.src) && c.is_input(op.target) &&
+                             static_cast<int>(k) != r.info.failing_op;
+      if (op_is_view_copy(op.kind) && c.is_input(op.src)) viewed.insert(op.src);
+    }
+    alias_of_each += c.inputs.size() > 2 && viewed.size() == c.inputs.size();
+    dtype_copy_fails += r.info.failing_op >= 0 && r.info.failing_reason.find("dtypes differ") != std::string::npos;
+  }
+  EXPECT_GE(seeds, 6);
+  EXPECT_GE(several_dtypes, 3);
+  EXPECT_GE(several_orders, 2);
+  EXPECT_GE(copy_between_inputs, 1);
+  EXPECT_GE(alias_of_each, 1);
+  EXPECT_GE(dtype_copy_fails, 1);
 }
 
 }  // namespace

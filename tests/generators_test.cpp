@@ -144,16 +144,16 @@ TEST(GenerateCase, DistributionCoversWhatWeClaim) {
     ProgramInfo info;
     AnalysisError err;
     analyze(c, kDefaultByteBudget, info, err);
-    const int rank = static_cast<int>(c.sizes.size());
+    const int rank = static_cast<int>(c.inputs[0].sizes.size());
     ++cov.cases;
     cov.rank0 += rank == 0;
     cov.rank1to6 += rank >= 1 && rank <= 6;
     cov.rank_over6 += rank > 6;
-    cov.non_identity_order += !c.dim_order.empty();
-    cov.channels_last += c.dim_order == std::vector<int>{0, 2, 3, 1};
-    cov.channels_last_3d += c.dim_order == std::vector<int>{0, 2, 3, 4, 1};
+    cov.non_identity_order += !c.inputs[0].dim_order.empty();
+    cov.channels_last += c.inputs[0].dim_order == std::vector<int>{0, 2, 3, 1};
+    cov.channels_last_3d += c.inputs[0].dim_order == std::vector<int>{0, 2, 3, 4, 1};
     cov.failing += info.failing_op >= 0;
-    cov.zero_size_input += std::count(c.sizes.begin(), c.sizes.end(), 0) > 0;
+    cov.zero_size_input += std::count(c.inputs[0].sizes.begin(), c.inputs[0].sizes.end(), 0) > 0;
     cov.one_op += c.ops.size() == 1;
     cov.max_ops += c.ops.size() == kMaxGeneratedOps;
     cov.multi_output += c.outputs.size() > 1;
@@ -293,9 +293,9 @@ TEST(CaseGenShrinking, KeepsAnExtremeArgumentAndDropsEverythingElse) {
     ++tried;
     const Case small = shrink_while(s, has_extreme_slice_arg);
     ASSERT_EQ(small.ops.size(), 1u) << print_case(small);
-    EXPECT_EQ(small.sizes, std::vector<int64_t>{1}) << print_case(small);
+    EXPECT_EQ(small.inputs[0].sizes, std::vector<int64_t>{1}) << print_case(small);
     EXPECT_EQ(small.dtype, ScalarType::Float);
-    EXPECT_TRUE(small.dim_order.empty());
+    EXPECT_TRUE(small.inputs[0].dim_order.empty());
     EXPECT_EQ(small.ops[0].dim, 0) << print_case(small);
   }
   EXPECT_EQ(tried, 5);
@@ -315,7 +315,7 @@ TEST(CaseGenShrinking, KeepsAFailingSliceAsTheOnlyOp) {
     const Case small = shrink_while(s, fails);
     ASSERT_EQ(small.ops.size(), 1u) << print_case(small);
     EXPECT_EQ(small.ops[0].kind, OpKind::SliceCopy);
-    EXPECT_LE(small.sizes.size(), 1u) << print_case(small);
+    EXPECT_LE(small.inputs[0].sizes.size(), 1u) << print_case(small);
   }
   EXPECT_EQ(tried, 5);
 }

@@ -94,10 +94,10 @@ void measure(const Case& c, Coverage& cov) {
   ASSERT_TRUE(analyze(c, kDefaultByteBudget, info, err)) << err.message << "\n" << print_case(c);
   ++cov.cases;
   cov.version2 += c.version == 2;
-  cov.channels_last_input += c.dim_order == std::vector<int>{0, 2, 3, 1};
-  cov.rank0 += c.sizes.empty();
-  cov.rank16 += c.sizes.size() == 16;
-  cov.huge_input += huge_beside_zero(c.sizes);
+  cov.channels_last_input += c.inputs[0].dim_order == std::vector<int>{0, 2, 3, 1};
+  cov.rank0 += c.inputs[0].sizes.empty();
+  cov.rank16 += c.inputs[0].sizes.size() == 16;
+  cov.huge_input += huge_beside_zero(c.inputs[0].sizes);
   bool huge_value = false;
   for (const ValueInfo& v : info.values) huge_value |= v.known && huge_beside_zero(v.sizes);
   cov.huge_value += huge_value;
@@ -343,7 +343,7 @@ TEST(ViewOpsGenShrinking, KeepsAFailingOpAsTheOnlyOp) {
     ++tried;
     const Case small = shrink_while(s, fails);
     ASSERT_EQ(small.ops.size(), 1u) << print_case(small);
-    EXPECT_LE(small.sizes.size(), 1u) << print_case(small);
+    EXPECT_LE(small.inputs[0].sizes.size(), 1u) << print_case(small);
   }
   EXPECT_EQ(tried, 5);
 }

@@ -122,7 +122,7 @@ output y, w
   ASSERT_GE(r.finding.op, 0);
   EXPECT_EQ(r.minimized.ops[r.finding.op].kind, OpKind::SelectCopy) << print_case(r.minimized);
   EXPECT_LE(r.minimized.ops.size(), 2u) << print_case(r.minimized);
-  EXPECT_LT(r.minimized.sizes.size(), c.sizes.size()) << print_case(r.minimized);
+  EXPECT_LT(r.minimized.inputs[0].sizes.size(), c.inputs[0].sizes.size()) << print_case(r.minimized);
   ParseResult p = parse_case(print_case(r.minimized));
   ASSERT_TRUE(p.ok) << p.error;
   EXPECT_FALSE(run_case(p.c, p.info, *find_backend("reference"), RunOptions{}).failed());

@@ -248,13 +248,13 @@ Case small_program(std::mt19937_64& rng) {
   Case c;
   c.dtype = pick(2) ? ScalarType::Float : ScalarType::Short;
   const int rank = 1 + pick(3);
-  for (int i = 0; i < rank; ++i) c.sizes.push_back(pick(5) ? 1 + pick(4) : 1);
+  for (int i = 0; i < rank; ++i) c.inputs[0].sizes.push_back(pick(5) ? 1 + pick(4) : 1);
   std::vector<int> order(rank);
   for (int i = 0; i < rank; ++i) order[i] = i;
   std::shuffle(order.begin(), order.end(), rng);
-  c.dim_order = order;
+  c.inputs[0].dim_order = order;
   canonicalize(c);
-  std::vector<std::pair<std::string, std::vector<int64_t>>> vals{{"x", c.sizes}};
+  std::vector<std::pair<std::string, std::vector<int64_t>>> vals{{"x", c.inputs[0].sizes}};
   const int nops = 1 + pick(8);
   for (int k = 0; k < nops; ++k) {
     const auto& [src, sizes] = vals[pick(static_cast<int>(vals.size()))];
@@ -304,8 +304,8 @@ void check_program(const Case& c, int& aliases, int& checked) {
     ASSERT_EQ(check_plan(c, info, rw, plan), "") << print_case(c);
     // The plan also runs: on the poisoned arena (any dead or out-of-root read
     // aborts under ASan) it gives what the copy path gives.
-    const PathResult copy = run_copy_path(c, info, make_input_value(c.dtype, c.sizes), KernelTable{});
-    const RewritePathResult arena = run_rewrite_path(c, info, make_input_value(c.dtype, c.sizes), rw, plan, KernelTable{});
+    const PathResult copy = run_copy_path(c, info, make_input_values(info), KernelTable{});
+    const RewritePathResult arena = run_rewrite_path(c, info, make_input_values(info), rw, plan, KernelTable{});
     ASSERT_EQ(copy.error_op, arena.path.error_op) << print_case(c);
     ASSERT_EQ(copy.outputs.size(), arena.path.outputs.size()) << print_case(c);
     for (size_t i = 0; i < copy.outputs.size(); ++i) {

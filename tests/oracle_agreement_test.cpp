@@ -310,12 +310,12 @@ Case random_program() {
                               ScalarType::BFloat16, ScalarType::Float, ScalarType::Double);
   const int rank = *rc::gen::inRange(0, 5);
   for (int i = 0; i < rank; ++i)
-    c.sizes.push_back(*rc::gen::weightedElement<int64_t>({{1, 0}, {4, 1}, {4, 2}, {3, 3}, {1, 4}}));
+    c.inputs[0].sizes.push_back(*rc::gen::weightedElement<int64_t>({{1, 0}, {4, 1}, {4, 2}, {3, 3}, {1, 4}}));
   std::vector<int> order = judge::identity_order(rank);
   for (int i = 0; i + 1 < rank; ++i) std::swap(order[i], order[*rc::gen::inRange(i, rank)]);
-  c.dim_order = order;
+  c.inputs[0].dim_order = order;
   std::vector<std::string> names{"x"};
-  std::vector<judge::Layout> layouts{judge::Layout{c.sizes, order}};
+  std::vector<judge::Layout> layouts{judge::Layout{c.inputs[0].sizes, order}};
   auto pick = [](int64_t lo, int64_t hi) { return *rc::gen::inRange<int64_t>(lo, hi + 1); };
   // Mostly in [lo, hi] (valid), one time in eight out to [lo - 1, hi + 1].
   auto mostly = [&](int64_t lo, int64_t hi) {

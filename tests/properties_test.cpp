@@ -172,7 +172,7 @@ RC_GTEST_PROP(Properties, CopyPathFailsAtTheOpTorchFailsAt, ()) {
   const Case c = *rc::gen::weightedOneOf<Case>({{3, genCase()}, {1, genSingleSliceCase(100)}});
   const ProgramInfo info = analyzed(c);
   const TorchOracleResult torch = run_torch_oracle(c, info);
-  const PathResult copy = run_copy_path(c, info, make_input_value(c.dtype, c.sizes), KernelTable{});
+  const PathResult copy = run_copy_path(c, info, make_input_values(info), KernelTable{});
   if (copy.error_op != torch.path.error_op)
     RC_FAIL("torch failed at op " + std::to_string(torch.path.error_op) + " (" +
             torch.path.error_message + "), the copy path at op " + std::to_string(copy.error_op) +

@@ -53,8 +53,14 @@ expect faulty-view-nondense corpus/regression/view_copy_of_channels_last_input.c
 # et_select's pointer from an unnormalised negative index: the rewrite path dies on
 # the poisoned arena, so the alias sits where et_select puts it when called directly.
 expect faulty-select-negative-index corpus/regression/select_negative_index_alias.case 1 "the et_select alias 'y' covers bytes [-16, 0) of its root 'b'"
+# Several inputs of different dtypes: one arena seen in each value's dtype. A root
+# written while its alias is read (x1 by copy_ from x2), and bytes of z given away.
+expect faulty-root-mutation corpus/seeds/v2-ops/inputs_alias_then_root_written_by_other_input.case 1 "'a' (an alias of 'x1') holds 12 at [0] in the rewrite, copy semantics gives 6"
+expect faulty-lifetime corpus/seeds/v2-ops/inputs_aliases_of_each_input.case 1 "planned lifetime ended"
+expect reference corpus/seeds/v2-ops/inputs_copy_between_dtypes_error.case 0 "copy_: dtypes differ"
 for c in chain_mixed_kinds_all_aliases mutation_through_alias_of_alias root_written_while_alias_of_alias_read \
-         clone_dim_order_then_selects view_of_slice_alias_of_alias squeeze_error_repeated_dim; do
+         clone_dim_order_then_selects view_of_slice_alias_of_alias squeeze_error_repeated_dim \
+         inputs_aliases_of_each_input inputs_copy_between_inputs inputs_two_dtypes_two_dim_orders; do
   expect reference "corpus/seeds/v2-ops/$c.case" 0
 done
 # The same cases on the reference backend: the replay agrees with copy semantics.

@@ -180,8 +180,8 @@ TEST(RewriteRunner, TheRootMutationHazardIsRealWhenExecuted) {
   ASSERT_TRUE(unsound.is_alias(1));
   const MemoryPlan plan = plan_memory(r.c, r.info, unsound);
   ASSERT_EQ(check_plan(r.c, r.info, unsound, plan), "");
-  const PathResult copy = run_copy_path(r.c, r.info, make_input_value(r.c.dtype, r.c.sizes), KernelTable{});
-  const RewritePathResult rw = run_rewrite_path(r.c, r.info, make_input_value(r.c.dtype, r.c.sizes), unsound, plan, KernelTable{});
+  const PathResult copy = run_copy_path(r.c, r.info, make_input_values(r.info), KernelTable{});
+  const RewritePathResult rw = run_rewrite_path(r.c, r.info, make_input_values(r.info), unsound, plan, KernelTable{});
   ASSERT_TRUE(copy.complete() && rw.path.complete());
   std::string why;
   EXPECT_FALSE(compare_values(copy.outputs[0], rw.path.outputs[0], why));

@@ -78,7 +78,7 @@ output y, c
                                    IsolationOptions{}, 60);
   ASSERT_TRUE(r.reproduced);
   EXPECT_EQ(r.finding.kind, FindingKind::UNSOUND_REWRITE) << r.finding.message;
-  for (int64_t size : r.minimized.sizes) EXPECT_EQ(size, 1) << print_case(r.minimized);
+  for (int64_t size : r.minimized.inputs[0].sizes) EXPECT_EQ(size, 1) << print_case(r.minimized);
   EXPECT_EQ(r.finding.message.find("0 of 0"), std::string::npos) << r.finding.message;
 }
 
@@ -98,7 +98,7 @@ output c
   ASSERT_TRUE(r.reproduced);
   EXPECT_EQ(r.finding.kind, FindingKind::ALIAS_VIOLATION) << r.finding.message;
   bool empty = false;
-  for (int64_t size : r.minimized.sizes) empty = empty || size == 0;
+  for (int64_t size : r.minimized.inputs[0].sizes) empty = empty || size == 0;
   EXPECT_TRUE(empty) << print_case(r.minimized);
 }
 

@@ -57,7 +57,7 @@ Program parse(const std::string& body, const PassRules& rules = {}) {
 // Runs the copy path and both rewrite modes; they must agree on errors and
 // values, and every executed alias must sit where the plan says.
 std::vector<TensorValue> run_all(const Program& p) {
-  const TensorValue input = make_input_value(p.c.dtype, p.c.sizes);
+  const std::vector<TensorValue> input = make_input_values(p.info);
   const PathResult copy = run_copy_path(p.c, p.info, input, KernelTable{});
   const MemoryPlan plan = plan_memory(p.c, p.info, p.plan);
   int aliases = 0;
@@ -297,7 +297,7 @@ TEST(ViewRewrite, FailingViewCopyOpsFailAtTheirOpInEveryPath) {
     Program p = parse(std::string("dtype float32\ninput x [2, 3]\nw = clone(x)\n") + op +
                       "\nz = clone(y)\noutput z\n");
     ASSERT_EQ(p.info.failing_op, 1) << op;
-    const TensorValue input = make_input_value(p.c.dtype, p.c.sizes);
+    const std::vector<TensorValue> input = make_input_values(p.info);
     const PathResult copy = run_copy_path(p.c, p.info, input, KernelTable{});
     EXPECT_EQ(copy.error_op, 1) << op;
     EXPECT_FALSE(copy.partial_write) << op;
@@ -327,7 +327,7 @@ TEST(ViewRewrite, RankZeroAndRankSixteenEdges) {
 TEST(ViewRewrite, EagerOpsAreAnErrorInTheInProcessExecutors) {
   Program p = parse("dtype float32\ninput x [2, 3]\ny = slice(x, dim=0, start=0, end=1, step=1)\n"
                     "z = clone(y)\noutput z\n");
-  const PathResult copy = run_copy_path(p.c, p.info, make_input_value(p.c.dtype, p.c.sizes), KernelTable{});
+  const PathResult copy = run_copy_path(p.c, p.info, make_input_values(p.info), KernelTable{});
   EXPECT_EQ(copy.error_op, 0);
   EXPECT_NE(copy.error_message.find("eager"), std::string::npos) << copy.error_message;
 }

@@ -78,5 +78,18 @@ TEST(PortableLimits, EachValueHasItsOwnOrder) {
             "copy_: one side contiguous, the other channels-last");
 }
 
+TEST(PortableLimits, CopyBetweenDtypesIsOutsideBecauseExecuTorchCasts) {
+  // Two inputs of one sizes, int8 and float32: the case language's copy_ must fail
+  // there, ExecuTorch's casts.
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [2, 3]\ninput y [2, 3] dtype=int8\n"
+                      "copy_(y, x)\noutput y\n"),
+            "copy_ between dtypes (ExecuTorch casts; slicefuzz programs do not)");
+  // Inputs of different dtypes are otherwise inside.
+  EXPECT_EQ(limits_of("slicefuzz-case 2\ndtype float32\ninput x [2, 3]\ninput y [2, 3] dtype=int8\n"
+                      "a = slice_copy(y, dim=0, start=1, end=None, step=1)\nb = clone(x)\ncopy_(b, x)\n"
+                      "output a, b\n"),
+            "");
+}
+
 }  // namespace
 }  // namespace slicefuzz
