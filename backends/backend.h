@@ -32,6 +32,12 @@ struct Backend {
   // error is UNSUPPORTED (counted per reason, not a failure); one it accepts is
   // compared in full.
   std::string (*outside_limits)(const Case& c, const ProgramInfo& info) = nullptr;
+  // The root-cause signature of a known defect that `c` reaches and that kills
+  // the process running it (a signal, not a recoverable report), or "" (nullptr:
+  // none). fuzz_program, which runs the system under test in its own process,
+  // counts such a case as KNOWN without running it while the signature is listed
+  // in the backend's known findings; isolated runs execute it.
+  std::string (*process_killing_known_finding)(const Case& c, const ProgramInfo& info) = nullptr;
   // Out of process: the argv of a persistent worker that speaks the line protocol
   // (README "Out-of-process backends"; harness/worker_client.h). Such a backend
   // replaces the whole program's execution, so only its results are compared with

@@ -9,7 +9,9 @@
 // SLICEFUZZ_KNOWN the backend's known findings (default corpus/known/<backend>):
 // a finding whose root-cause signature is listed there is counted on stderr and
 // the input is not kept, so the campaign explores on instead of aborting at a bug
-// everyone already knows about.
+// everyone already knows about. A case the backend says reaches a known defect
+// that kills the process (Backend::process_killing_known_finding) is counted the
+// same way without being run.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +47,23 @@ uint64_t g_known_hits = 0;
 // a known finding's location is counted and the run goes on; any other is kept
 // here and turned into a finding after the case (an abort, so libFuzzer keeps it).
 std::string g_unknown_ub;
+
+// Powers of two: a known bug hit a million times costs twenty lines.
+void count_known_hit(const std::string& sig, const char* how) {
+  const uint64_t hits = ++g_known_hits;
+  if ((hits & (hits - 1)) != 0) return;
+  std::fprintf(stderr, "fuzz_program: KNOWN finding %s%s (%llu hits so far)\n", sig.c_str(), how,
+               static_cast<unsigned long long>(g_known_hits));
+  // One file for every worker of a campaign (libFuzzer -fork discards its
+  // jobs' stderr; ci/fuzz_workers.py keeps one log per worker): the report
+  // reads this file.
+  if (const char* log = std::getenv("SLICEFUZZ_KNOWN_LOG"))
+    if (FILE* f = std::fopen(log, "a")) {
+      std::fprintf(f, "%s %d %llu\n", sig.c_str(), static_cast<int>(getpid()),
+                   static_cast<unsigned long long>(g_known_hits));
+      std::fclose(f);
+    }
+}
 
 bool known_sanitizer_site(const char* file) {
   const std::string path = file ? file : "";
@@ -107,6 +126,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   slicefuzz::ParseResult p = slicefuzz::parse_case(
       std::string_view(reinterpret_cast<const char*>(data), size), "fuzz-input", g_budget);
   if (!p.ok) return 0;  // not a program: nothing to compare (the parser was still fuzzed)
+  // A known defect that would kill this process (ExecuTorch's SIGFPE) is
+  // counted, not run: the campaign goes on (isolated runs still execute it).
+  if (g_backend->process_killing_known_finding) {
+    const std::string sig = g_backend->process_killing_known_finding(p.c, p.info);
+    if (!sig.empty() && slicefuzz::find_known(g_known, sig)) {
+      count_known_hit(sig, " (not run: it kills the process)");
+      return 0;
+    }
+  }
   slicefuzz::RunOptions options;
   options.byte_budget = g_budget;
   slicefuzz::CaseReport report = slicefuzz::run_case(p.c, p.info, *g_backend, options);
@@ -123,21 +151,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           return out;
         });
     if (slicefuzz::find_known(g_known, sig)) {
-      // Powers of two: a known bug hit a million times costs twenty lines.
-      const uint64_t hits = ++g_known_hits;
-      if ((hits & (hits - 1)) == 0) {
-        std::fprintf(stderr, "fuzz_program: KNOWN finding %s (%llu hits so far)\n", sig.c_str(),
-                     static_cast<unsigned long long>(g_known_hits));
-        // One file for every worker of a campaign (libFuzzer -fork discards its
-        // jobs' stderr; ci/fuzz_workers.py keeps one log per worker): the report
-        // reads this file.
-        if (const char* log = std::getenv("SLICEFUZZ_KNOWN_LOG"))
-          if (FILE* f = std::fopen(log, "a")) {
-            std::fprintf(f, "%s %d %llu\n", sig.c_str(), static_cast<int>(getpid()),
-                         static_cast<unsigned long long>(g_known_hits));
-            std::fclose(f);
-          }
-      }
+      count_known_hit(sig, "");
       return 0;
     }
   }

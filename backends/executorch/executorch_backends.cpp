@@ -15,6 +15,7 @@
 #include "backends/executorch/adapter.h"
 #include "backends/executorch/et_slice_prim.h"
 #include "backends/executorch/portable_limits.h"
+#include "backends/executorch/process_killers.h"
 #include "backends/executorch/view_copy_kernels.h"
 
 // The portable kernels, declared exactly as defined (ExecuTorch's codegen
@@ -128,6 +129,7 @@ void add_executorch_backends(std::vector<Backend>& out) {
   b.kernels.et_select_op = &et_kernels::et_select;
   b.kernels.et_view_op = &et_kernels::et_view;
   b.outside_limits = &et_limits::portable_limits;
+  b.process_killing_known_finding = &et_limits::process_killing_known_finding;
   out.push_back(b);
 }
 

@@ -1,6 +1,9 @@
 // executorch-portable's declared limits, per op and per value layout (version 2
 // values each have their own dim order): what the portable kernels' checks refuse.
 #include "backends/executorch/portable_limits.h"
+#include "backends/executorch/process_killers.h"
+
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -89,6 +92,42 @@ TEST(PortableLimits, CopyBetweenDtypesIsOutsideBecauseExecuTorchCasts) {
                       "a = slice_copy(y, dim=0, start=1, end=None, step=1)\nb = clone(x)\ncopy_(b, x)\n"
                       "output a, b\n"),
             "");
+}
+
+// Defect 7's predicate (process_killers.h): exactly the view_copy sizes for which
+// get_view_copy_target_size divides by zero, and the signature it names is the
+// one corpus/known/executorch-portable lists (fuzz_program skips only a listed one).
+Case view_copy_case(std::vector<int64_t> sizes) {
+  const ParseResult r = parse_case("slicefuzz-case 2\ndtype float32\ninput x [2, 3]\n"
+                                   "a = view_copy(x, sizes=[6])\noutput a\n");
+  EXPECT_TRUE(r.ok) << r.error;
+  Case c = r.c;
+  c.ops[0].ints = std::move(sizes);
+  return c;
+}
+std::string killer_of(std::vector<int64_t> sizes) {
+  const Case c = view_copy_case(std::move(sizes));
+  return et_limits::process_killing_known_finding(c, ProgramInfo{});
+}
+
+TEST(ProcessKillers, ViewCopyZeroBesideMinusOne) {
+  const std::string sig = killer_of({0, -1});
+  EXPECT_EQ(sig, "SANITIZER:copy:get_view_copy_target_size@kernels/portable/cpu/util/copy_ops_util.cpp");
+  EXPECT_EQ(killer_of({-1, 3, 0}), sig);
+  // A product that wraps to 0 in size_t divides by zero too.
+  EXPECT_EQ(killer_of({int64_t{1} << 32, int64_t{1} << 32, -1}), sig);
+  std::ifstream f(std::string(SLICEFUZZ_SOURCE_DIR) +
+                  "/corpus/known/executorch-portable/view_copy_zero_and_inferred.case");
+  std::string first;
+  std::getline(f, first);
+  EXPECT_EQ(first, "# signature: " + sig);
+}
+
+TEST(ProcessKillers, ViewCopyWithoutTheDivisionIsRun) {
+  EXPECT_EQ(killer_of({2, -1}), "");
+  EXPECT_EQ(killer_of({0, 6}), "");       // no -1: no division (a plain refusal)
+  EXPECT_EQ(killer_of({-1, -1, 0}), "");  // the second -1 returns false first
+  EXPECT_EQ(killer_of({int64_t{1} << 32, 3, -1}), "");
 }
 
 }  // namespace
