@@ -1,6 +1,7 @@
 #include "backends/executorch/process_killers.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace slicefuzz::et_limits {
 
@@ -28,11 +29,47 @@ bool view_copy_divides_by_zero(const std::vector<int64_t>& sizes) {
   return minus_one && product == 0;
 }
 
+// corpus/known/executorch-portable/squeeze_dims_double_normalised_abort.case.
+constexpr const char* kSqueezeDimsAbort =
+    "SANITIZER:copy:get_squeeze_copy_dims_out_target_size@kernels/portable/cpu/util/copy_ops_util.cpp";
+
+// Defect 8 (docs/executorch.md): squeeze_copy.dims_out (the form with other than
+// one dim) on an input of rank r >= 1 in the default dim order.
+// check_squeeze_copy_dims_args adds r to a negative dim and tensor_has_dim then
+// accepts a still-negative result; get_squeeze_copy_dims_out_target_size calls
+// in.size() with it and ET_CHECK aborts. So: every dim normalised once lies in
+// [-r, r-1], no two equal, and one of them is still negative.
+bool squeeze_dims_aborts(const std::vector<int64_t>& dims, const ValueInfo& in) {
+  const int64_t r = static_cast<int64_t>(in.sizes.size());
+  if (dims.size() == 1 || r == 0) return false;
+  for (size_t i = 0; i < in.dim_order.size(); ++i)
+    if (in.dim_order[i] != static_cast<int>(i)) return false;  // refused before
+  std::vector<int64_t> normalised;
+  bool still_negative = false;
+  for (int64_t d : dims) {
+    if (d < -2 * r || d >= r) return false;  // out of range even for the defect
+    const int64_t once = d < 0 ? d + r : d;
+    for (int64_t seen : normalised)
+      if (seen == once) return false;  // "appears multiple times": refused
+    normalised.push_back(once);
+    still_negative = still_negative || once < 0;
+  }
+  return still_negative;
+}
+
 }  // namespace
 
-std::string process_killing_known_finding(const Case& c, const ProgramInfo&) {
-  for (const Op& op : c.ops)
+std::string process_killing_known_finding(const Case& c, const ProgramInfo& info) {
+  for (size_t k = 0; k < c.ops.size(); ++k) {
+    const Op& op = c.ops[k];
     if (op.kind == OpKind::ViewCopy && view_copy_divides_by_zero(op.ints)) return kViewCopyDivisionByZero;
+    if (op.kind == OpKind::SqueezeCopy && k < info.ops.size()) {
+      const int src = info.ops[k].src;
+      if (src >= 0 && src < static_cast<int>(info.values.size()) && info.values[src].known &&
+          squeeze_dims_aborts(op.ints, info.values[src]))
+        return kSqueezeDimsAbort;
+    }
+  }
   return {};
 }
 

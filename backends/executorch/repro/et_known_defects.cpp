@@ -36,6 +36,7 @@ Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
                       executorch::aten::ArrayRef<int64_t> size_int64_t, Tensor& out);
 Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
                               executorch::aten::ArrayRef<int64_t> dims, Tensor& out);
+Tensor& copy_(KernelRuntimeContext& ctx, Tensor& in, const Tensor& src, bool non_blocking);
 }  // namespace torch::executor::native
 
 namespace {
@@ -268,6 +269,31 @@ int squeeze_dims_out_of_range() {
                  "abort on rank >= 1)");
 }
 
+// copy_ of float64 [256.25, -1.5] into uint8: ExecuTorch's copy_ (op_copy.cpp)
+// converts each element with a plain static_cast (load_and_convert,
+// kernels/portable/cpu/util/dtype_util.h:21): a float outside uint8's range is
+// undefined behaviour (UBSan: "outside the range of representable values"); in
+// practice x86 wraps and ARM saturates (-1.5 gives 0). PyTorch defines it:
+// c10's static_cast_with_inter_type<uint8_t> (c10/util/TypeCast.h) converts
+// through int64, so torch gives [0, 255] on every platform.
+int copy_cast_out_of_range() {
+  double in_data[2] = {256.25, -1.5};
+  uint8_t self_data[2] = {7, 7};
+  Owned src(et::ScalarType::Double, {2}, {0}, in_data);
+  Owned self(et::ScalarType::Byte, {2}, {0}, self_data);
+  KernelRuntimeContext ctx;
+  et::Tensor s = src.tensor(), o = self.tensor();
+  torch::executor::native::copy_(ctx, o, s, false);
+  std::printf("copy_ float64 [256.25, -1.5] into uint8: error %d, [%d, %d] (torch: [0, 255])\n",
+              static_cast<int>(ctx.failure_state()), self_data[0], self_data[1]);
+  // x86 happens to wrap like torch, so the values cannot tell: the defect is the
+  // undefined conversion itself, which UBSan (float-cast-overflow) reports above.
+  std::printf("UNDEFINED: copy_ converts an out-of-range float to uint8 with a plain "
+              "static_cast (the runtime error above, under UBSan)%s\n",
+              self_data[0] != 0 || self_data[1] != 255 ? "; values differ from torch's here" : "");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -282,10 +308,11 @@ int main(int argc, char** argv) {
   if (!std::strcmp(name, "view_copy_zero_and_inferred")) return view_copy_zero_and_inferred();
   if (!std::strcmp(name, "empty_tensor_stride_overflow")) return empty_tensor_stride_overflow();
   if (!std::strcmp(name, "squeeze_dims_out_of_range")) return squeeze_dims_out_of_range();
+  if (!std::strcmp(name, "copy_cast_out_of_range")) return copy_cast_out_of_range();
   std::fprintf(stderr,
                "usage: et_known_defects channels_last_slice|huge_step|"
                "reduced_float_add_scalar|int64_add_overflow|channels_last_select|"
                "channels_last_unsqueeze|view_copy_zero_and_inferred|"
-               "empty_tensor_stride_overflow|squeeze_dims_out_of_range\n");
+               "empty_tensor_stride_overflow|squeeze_dims_out_of_range|copy_cast_out_of_range\n");
   return 2;
 }

@@ -130,5 +130,38 @@ TEST(ProcessKillers, ViewCopyWithoutTheDivisionIsRun) {
   EXPECT_EQ(killer_of({int64_t{1} << 32, 3, -1}), "");
 }
 
+std::string killer_of_case(const char* text) {
+  const ParseResult r = parse_case(text);
+  EXPECT_TRUE(r.ok) << r.error;
+  return et_limits::process_killing_known_finding(r.c, r.info);
+}
+
+TEST(ProcessKillers, SqueezeDimsStillNegativeAfterOneNormalisation) {
+  const std::string sig = killer_of_case(
+      "slicefuzz-case 2\ndtype float32\ninput x [1, 1, 1, 1]\ny = squeeze_copy(x, dims=[3, -7])\noutput y\n");
+  EXPECT_EQ(sig, "SANITIZER:copy:get_squeeze_copy_dims_out_target_size@kernels/portable/cpu/util/"
+                 "copy_ops_util.cpp");
+  std::ifstream f(std::string(SLICEFUZZ_SOURCE_DIR) +
+                  "/corpus/known/executorch-portable/squeeze_dims_double_normalised_abort.case");
+  std::string first;
+  std::getline(f, first);
+  EXPECT_EQ(first, "# signature: " + sig);
+  // The fuzzer's find: a chain whose squeeze reads a rank-1 value.
+  EXPECT_EQ(killer_of_case("slicefuzz-case 2\ndtype float32\ninput x [6]\n"
+                           "c = squeeze_copy(x, dims=[0, -2])\noutput c\n"),
+            sig);
+}
+
+TEST(ProcessKillers, SqueezeDimsThatExecuTorchRefusesOrRunsAreRun) {
+  const char* head = "slicefuzz-case 2\ndtype float32\n";
+  auto with = [&](const char* rest) { return killer_of_case((std::string(head) + rest).c_str()); };
+  EXPECT_EQ(with("input x [1, 1]\ny = squeeze_copy(x, dims=[0, -1])\noutput y\n"), "");  // in range
+  EXPECT_EQ(with("input x [1, 1]\ny = squeeze_copy(x, dim=-3)\noutput y\n"), "");  // .dim form
+  EXPECT_EQ(with("input x [1, 1]\ny = squeeze_copy(x, dims=[0, -5])\noutput y\n"), "");  // refused
+  EXPECT_EQ(with("input x []\ny = squeeze_copy(x, dims=[0, -2])\noutput y\n"), "");  // rank 0
+  EXPECT_EQ(with("input x [1, 1] dim_order=[1, 0]\ny = squeeze_copy(x, dims=[0, -3])\noutput y\n"),
+            "");  // not the default dim order: refused first
+}
+
 }  // namespace
 }  // namespace slicefuzz
