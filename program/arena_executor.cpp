@@ -29,8 +29,15 @@ class Arena {
     std::memset(base() + t.offset, 0xA5, static_cast<size_t>(t.nbytes));
   }
   void close(const TensorPlacement& t) { poison_region(base() + t.offset, t.nbytes); }
-  // After its execution: the outputs were copied out, so nothing may touch it.
   void poison_all() { poison_region(data_.get(), bytes_); }
+  // After its execution (the outputs were copied out) nothing may touch it again:
+  // poisoned for ASan, and overwritten first so that without ASan a pointer kept
+  // into it reads wrong values rather than the first execution's right ones.
+  void retire() {
+    unpoison_region(data_.get(), bytes_);
+    std::memset(data_.get(), 0x5A, bytes_);
+    poison_all();
+  }
 
  private:
   size_t bytes_;
@@ -175,7 +182,7 @@ RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
                       res.first_execution.aliases);
     res.first_execution.path = interpret(c, info, ev);
   }
-  first_arena.poison_all();
+  first_arena.retire();
   Arena second_arena(plan.arena_bytes);
   ArenaEvaluator ev(c, info, inputs, rewrite, plan, k, mode, second_arena, values, res.aliases);
   res.path = interpret(c, info, ev);
