@@ -102,6 +102,19 @@ Tensor& unsqueeze_copy_order_by_position(KernelRuntimeContext& ctx, const Tensor
   return unsqueeze_copy_out(ctx, in, dim, out);
 }
 
+// Bug class (pytorch/executorch issue 2843, "et_view should always copy the data
+// pointer"): the alias prim op sets out's data pointer only while it is still
+// null, i.e. on the method's first execution; executed again with its memory
+// elsewhere, the alias still points at the old bytes. `kOut` is out's stack slot.
+template <void (*kPrim)(KernelRuntimeContext&, EValue**), int kOut>
+void alias_pointer_set_once(KernelRuntimeContext& ctx, EValue** stack) {
+  void* const before = stack != nullptr && stack[kOut] != nullptr && stack[kOut]->is_tensor()
+                           ? stack[kOut]->tensor->data
+                           : nullptr;
+  kPrim(ctx, stack);
+  if (ctx.ok() && before != nullptr) stack[kOut]->tensor->data = before;  // the bug
+}
+
 Backend faulty(const char* name, const char* description) {
   Backend b;
   b.name = name;
@@ -134,6 +147,14 @@ void add_faulty_view_backends(std::vector<Backend>& out) {
              "unsqueeze_copy puts the new dim at position d of the dim order, not just outside "
              "the dim it precedes");
   b.kernels.unsqueeze_copy = &unsqueeze_copy_order_by_position;
+  out.push_back(b);
+  b = faulty("faulty-alias-pointer-once",
+             "et_slice, et_select and et_view set out's data pointer only while it is null "
+             "(pytorch/executorch issue 2843): executed again in other memory, the alias keeps "
+             "the first execution's pointer");
+  b.kernels.et_slice_op = &alias_pointer_set_once<&et_slice, 5>;
+  b.kernels.et_select_op = &alias_pointer_set_once<&et_select, 3>;
+  b.kernels.et_view_op = &alias_pointer_set_once<&et_view, 2>;
   out.push_back(b);
 }
 

@@ -13,12 +13,12 @@ namespace slicefuzz {
 
 namespace {
 
-// Owns the arena and keeps the poisoning schedule: a region is addressable
-// exactly from its first step to its (extended) last step.
+// Owns one execution's arena and keeps the poisoning schedule: a region is
+// addressable exactly from its first step to its (extended) last step.
 class Arena {
  public:
   explicit Arena(int64_t bytes) : bytes_(static_cast<size_t>(bytes)), data_(new uint8_t[bytes_]) {
-    poison_region(data_.get(), bytes_);
+    poison_all();
   }
   ~Arena() { unpoison_region(data_.get(), bytes_); }  // hand clean memory back to delete[]
   uint8_t* base() const { return data_.get(); }
@@ -29,24 +29,55 @@ class Arena {
     std::memset(base() + t.offset, 0xA5, static_cast<size_t>(t.nbytes));
   }
   void close(const TensorPlacement& t) { poison_region(base() + t.offset, t.nbytes); }
+  void poison_all() { poison_region(data_.get(), bytes_); }
+  // After its execution (the outputs were copied out) nothing may touch it again:
+  // poisoned for ASan, and overwritten first so that without ASan a pointer kept
+  // into it reads wrong values rather than the first execution's right ones.
+  void retire() {
+    unpoison_region(data_.get(), bytes_);
+    std::memset(data_.get(), 0x5A, bytes_);
+    poison_all();
+  }
 
  private:
   size_t bytes_;
   std::unique_ptr<uint8_t[]> data_;
 };
 
-// The rewrite path as an evaluator of the shared op loop: tensors live in the
-// arena at the plan's offsets; a view-copy op the pass aliased runs its alias prim
-// op (RuntimeOp) or takes the plan's pointer (Planned); every other op runs its
-// kernel. Step k + 1 is op k (step 0 defines the inputs).
+// The method's per-value tensors (the analogue of an ExecuTorch Method's EValues):
+// they persist across executions. Planned values are repointed at their offset
+// before every execution; an alias starts with a null data pointer and is set by
+// its alias prim op (runtime-op mode) or from the plan (planned mode) when its op
+// runs, never reset by the executor between executions.
+std::vector<Tensor> method_values(const ProgramInfo& info, const RewritePlan& rewrite, int planned) {
+  std::vector<Tensor> values(info.values.size());
+  for (int v = 0; v < planned; ++v)
+    if (rewrite.is_alias(v)) values[v] = value_meta(info.values[v]);
+  return values;
+}
+
+// One execution of the rewrite path as an evaluator of the shared op loop: tensors
+// live in this execution's arena at the plan's offsets; a view-copy op the pass
+// aliased runs its alias prim op (RuntimeOp) or takes the plan's pointer
+// (Planned); every other op runs its kernel. Step k + 1 is op k (step 0 defines
+// the inputs).
 class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
  public:
   ArenaEvaluator(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
                  const RewritePlan& rewrite, const MemoryPlan& plan, const KernelTable& k,
-                 AliasMode mode, std::vector<AliasRecord>& aliases)
+                 AliasMode mode, Arena& arena, std::vector<Tensor>& values,
+                 std::vector<AliasRecord>& aliases)
       : KernelEvaluator(k), c_(c), info_(info), rewrite_(rewrite), plan_(plan), mode_(mode),
-        aliases_(aliases), arena_(plan.arena_bytes), values_(info.values.size()),
+        aliases_(aliases), arena_(arena), values_(values),
         nv_(static_cast<int>(plan.tensors.size())) {
+    // As a Method's execute: every planned tensor points into this execution's
+    // memory before anything runs (alias values are left as they are).
+    for (int v = 0; v < nv_; ++v)
+      if (owns_bytes(v)) {
+        values_[v] = value_meta(info_.values[v]);
+        values_[v].data = arena_.base() + plan_.tensors[v].offset;
+        values_[v].capacity_nbytes = static_cast<size_t>(plan_.tensors[v].nbytes);
+      }
     open_step(0);
     for (size_t v = 0; v < inputs.size() && static_cast<int>(v) < nv_; ++v)
       write_tensor_value(inputs[v], values_[v]);
@@ -78,13 +109,13 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
   OpStatus view_copy(const Op& op, const OpInfo& oi, int k, F copy) {
     if (!(oi.result >= 0 && oi.result < nv_ && rewrite_.is_alias(oi.result))) return run_copy(k, copy);
     Tensor& y = values_[oi.result];
-    y = value_meta(info_.values[oi.result]);
     const int root = rewrite_.root[oi.result];
     const uint8_t* root_data = arena_.base() + plan_.tensors[root].offset;
     if (mode_ == AliasMode::Planned) {
       // No op runs: the alias is where the plan put it (root offset + delta). An
       // empty alias reads nothing: wherever the plan put it, it points at its root
       // (computing an out-of-range pointer would itself be UB).
+      y = value_meta(info_.values[oi.result]);
       y.data = arena_.base() + (y.nbytes() == 0 ? plan_.tensors[root].offset
                                                 : plan_.tensors[oi.result].offset);
       y.capacity_nbytes = y.nbytes();
@@ -92,9 +123,15 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
                                                  static_cast<uint64_t>(plan_.tensors[root].offset)));
       return OpStatus::success();
     }
+    // y keeps whatever the previous execution left in it (null on the first):
+    // setting its data pointer is the alias prim op's job.
     KernelRuntimeContext ctx;
     call_alias_prim(kernels(), ctx, op, values_[oi.src], y);
-    if (ctx.ok()) record(k, oi.result, y.bytes() - root_data);
+    // (As integers: a stale y points into another arena, and subtracting pointers
+    // into different arrays is undefined.)
+    if (ctx.ok())
+      record(k, oi.result, static_cast<int64_t>(reinterpret_cast<uintptr_t>(y.data) -
+                                                 reinterpret_cast<uintptr_t>(root_data)));
     return finish(ctx, k);
   }
 
@@ -102,12 +139,7 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
   bool owns_bytes(int v) const { return v < nv_ && !rewrite_.is_alias(v); }
   void open_step(int step) {
     for (int v = 0; v < nv_; ++v)
-      if (owns_bytes(v) && plan_.tensors[v].first_step == step) {
-        arena_.open(plan_.tensors[v]);
-        values_[v] = value_meta(info_.values[v]);
-        values_[v].data = arena_.base() + plan_.tensors[v].offset;
-        values_[v].capacity_nbytes = static_cast<size_t>(plan_.tensors[v].nbytes);
-      }
+      if (owns_bytes(v) && plan_.tensors[v].first_step == step) arena_.open(plan_.tensors[v]);
   }
   void close_step(int step) {
     for (int v = 0; v < nv_; ++v)
@@ -125,8 +157,8 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
   const MemoryPlan& plan_;
   AliasMode mode_;
   std::vector<AliasRecord>& aliases_;
-  Arena arena_;
-  std::vector<Tensor> values_;
+  Arena& arena_;
+  std::vector<Tensor>& values_;
   int nv_;
   std::unique_ptr<uint8_t[]> failing_out_;
 };
@@ -136,8 +168,23 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
                                    const std::vector<TensorValue>& inputs, const RewritePlan& rewrite,
                                    const MemoryPlan& plan, const KernelTable& k, AliasMode mode) {
+  // A deployed Method is executed many times over the same values, and its
+  // memory may be elsewhere each time: executing twice, the second time in a
+  // fresh arena while the first stays allocated and entirely poisoned, makes any
+  // pointer kept from the first execution (an alias prim op that sets out's data
+  // only once, pytorch/executorch issue 2843) abort under ASan or record a delta
+  // outside its root.
   RewritePathResult res;
-  ArenaEvaluator ev(c, info, inputs, rewrite, plan, k, mode, res.aliases);
+  std::vector<Tensor> values = method_values(info, rewrite, static_cast<int>(plan.tensors.size()));
+  Arena first_arena(plan.arena_bytes);
+  {
+    ArenaEvaluator ev(c, info, inputs, rewrite, plan, k, mode, first_arena, values,
+                      res.first_execution.aliases);
+    res.first_execution.path = interpret(c, info, ev);
+  }
+  first_arena.retire();
+  Arena second_arena(plan.arena_bytes);
+  ArenaEvaluator ev(c, info, inputs, rewrite, plan, k, mode, second_arena, values, res.aliases);
   res.path = interpret(c, info, ev);
   return res;
 }

@@ -4,6 +4,11 @@
 // byte not owned by a live tensor is poisoned: a region is unpoisoned when its
 // tensor is defined and poisoned again after the last use of the root and all its
 // aliases, so an alias reading outside its root or after a lifetime ended aborts.
+// The method is executed twice, as a deployed ExecuTorch Method is executed many
+// times: the values' tensors persist, the second execution runs in a fresh arena
+// while the first stays allocated and entirely poisoned, so a pointer kept from
+// the first execution (e.g. an alias prim op that sets out's data only once)
+// aborts or shows up in the alias records.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -28,9 +33,17 @@ struct AliasRecord {
   int64_t root_nbytes = 0;
 };
 
+struct RewriteExecution {
+  PathResult path;
+  std::vector<AliasRecord> aliases;
+};
+
+// `path` and `aliases` are the second execution's (the one that shows stale
+// pointers); `first_execution` is kept so the judge can compare the two.
 struct RewritePathResult {
   PathResult path;
   std::vector<AliasRecord> aliases;
+  RewriteExecution first_execution;
 };
 
 // `inputs`: the program inputs' values, in order. `mode` is RuntimeOp or Planned (a backend declaring Both runs it twice).
