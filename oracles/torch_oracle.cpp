@@ -14,6 +14,7 @@
 #include <ATen/Parallel.h>
 #include <c10/util/Logging.h>
 
+#include <array>
 #include <cstring>
 #include <mutex>
 
@@ -79,12 +80,37 @@ bool view_is_dense(const at::Tensor& view, const at::Tensor& canonical) {
   return true;
 }
 
+// t.add_(at::Scalar(k)) as libtorch 1.13 runs it, without its per-call tensors.
+// torch's add_(Scalar) wraps k in a fresh 0-dim int64 wrapped-number tensor,
+// and TensorIterator converts that operand to t's dtype with .to() (a second
+// fresh tensor): six heap allocations per add_, the oracle's largest site
+// (issue 11). The same two steps, still done by torch, into tensors kept per
+// thread: k goes into a kept 0-dim int64 tensor, copy_ converts it into a kept
+// 0-dim tensor of t's dtype (.to() is that copy_), and t.add_ of it has nothing
+// left to promote. Probed against t.add_(at::Scalar(k)): equal bytes for every
+// non-bool dtype, ~2,000 values of k (the int64 extremes, the float16/bfloat16
+// rounding edges, random), contiguous, strided and 0-dim t.
+void add_int64_in_torch(at::Tensor& t, int64_t k) {
+  thread_local at::Tensor k_as_int64 = at::empty({}, at::TensorOptions().dtype(at::kLong));
+  thread_local std::array<at::Tensor, 64> k_as_dtype;  // by at::ScalarType
+  const auto slot = static_cast<size_t>(t.scalar_type());
+  if (slot >= k_as_dtype.size()) {  // a dtype the case language never makes
+    t.add_(at::Scalar(k));
+    return;
+  }
+  at::Tensor& converted = k_as_dtype[slot];
+  if (!converted.defined()) converted = at::empty({}, at::TensorOptions().dtype(t.scalar_type()));
+  *k_as_int64.data_ptr<int64_t>() = k;
+  converted.copy_(k_as_int64);
+  t.add_(converted);
+}
+
 // torch refuses bool + int; slicefuzz defines bool add_ as addition mod 2.
 void add_scalar(at::Tensor& t, int64_t k, ScalarType dtype) {
   if (dtype == ScalarType::Bool) {
     if (k & 1) t.logical_not_();
   } else {
-    t.add_(at::Scalar(k));
+    add_int64_in_torch(t, k);
   }
 }
 
