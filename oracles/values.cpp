@@ -27,6 +27,7 @@ TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes
 
 std::vector<int64_t> input_fill_starts(const ProgramInfo& info) {
   std::vector<int64_t> starts;
+  starts.reserve(static_cast<size_t>(info.num_inputs > 0 ? info.num_inputs : 0));
   int64_t next = 0;
   for (int k = 0; k < info.num_inputs && k < static_cast<int>(info.values.size()); ++k) {
     starts.push_back(next);
@@ -41,6 +42,7 @@ std::vector<int64_t> input_fill_starts(const ProgramInfo& info) {
 std::vector<TensorValue> make_input_values(const ProgramInfo& info) {
   const std::vector<int64_t> starts = input_fill_starts(info);
   std::vector<TensorValue> out;
+  out.reserve(starts.size());
   for (size_t k = 0; k < starts.size(); ++k)
     out.push_back(make_input_value(info.values[k].dtype, info.values[k].sizes, starts[k]));
   return out;
