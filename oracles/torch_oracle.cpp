@@ -3,8 +3,8 @@
 // the failing-op protocol and output collection; each member below only runs one
 // op in torch. Values are independent tensors (copy semantics). Each value that
 // owns its bytes is laid out in its own dim order (info.values[v].dim_order) by
-// torch itself (empty + permute), never by our stride rule, so the view facts
-// below are an independent check of it. A view-copy op (slice_copy, select_copy,
+// torch itself (empty, its strides then permuted as permute does), never by our
+// stride rule, so the view facts below are an independent check of it. A view-copy op (slice_copy, select_copy,
 // squeeze_copy, unsqueeze_copy, view_copy) is torch's view of the source (slice,
 // select, squeeze, unsqueeze, view), copied into the fresh result; the view's
 // storage offset, sizes and strides are the alias facts the rewrite path is held
@@ -58,7 +58,16 @@ at::Tensor empty_with_dim_order(at::IntArrayRef sizes, const std::vector<int>& d
     permuted[i] = sizes[dim_order[i]];
     inverse[dim_order[i]] = static_cast<int64_t>(i);
   }
-  return at::empty(permuted, at::TensorOptions().dtype(dtype)).permute(inverse);
+  at::Tensor t = at::empty(permuted, at::TensorOptions().dtype(dtype));
+  // What .permute(inverse) returns, made in place: dim i takes the size and
+  // torch's contiguous stride of the empty tensor's dim inverse[i]. permute
+  // itself would build three vectors and a second TensorImpl per value (the
+  // oracle's largest malloc site, issue 11); as_strided_ only re-describes the
+  // fresh tensor. The strides are still torch's, only permuted.
+  c10::SmallVector<int64_t, 16> strides(r);
+  for (size_t i = 0; i < r; ++i) strides[i] = t.stride(inverse[i]);
+  t.as_strided_(sizes, strides, 0);
+  return t;
 }
 
 TensorValue to_value(const at::Tensor& t, ScalarType dtype) {
