@@ -238,7 +238,15 @@ std::string copy_dtype_error(ScalarType target, ScalarType src) {
 }
 
 std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
-  StridedView v = src;
+  StridedView v;
+  if (!op_view_into(op, src, v)) return std::nullopt;
+  return v;
+}
+
+bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
+  v.sizes.assign(src.sizes.begin(), src.sizes.end());
+  v.strides.assign(src.strides.begin(), src.strides.end());
+  v.offset = src.offset;
   const int rank = static_cast<int>(src.sizes.size());
   switch (op.kind) {
     case OpKind::SliceCopy:
@@ -248,7 +256,7 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       // An empty view reads nothing; torch still offsets it, but never past the end.
       if (span.length > 0) v.offset += span.start * src.strides[span.dim];
       if (span.length > 1) v.strides[span.dim] *= span.step;
-      return v;
+      return true;
     }
     case OpKind::Select:
     case OpKind::SelectCopy: {
@@ -257,7 +265,7 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       v.offset += index * src.strides[d];
       v.sizes.erase(v.sizes.begin() + d);
       v.strides.erase(v.strides.begin() + d);
-      return v;
+      return true;
     }
     case OpKind::SqueezeCopy: {
       // Keep the strides of the dims that stay (the removed ones have size 1).
@@ -271,7 +279,7 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       }
       for (int i = 0; i < rank; ++i)
         if (!gone[i]) v.sizes.push_back(src.sizes[i]), v.strides.push_back(src.strides[i]);
-      return v;
+      return true;
     }
     case OpKind::UnsqueezeCopy: {
       const int d = dim_index(rank + 1, op.dim);
@@ -279,22 +287,22 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       const int64_t stride = d < rank ? src.sizes[d] * src.strides[d] : 1;
       v.sizes.insert(v.sizes.begin() + d, 1);
       v.strides.insert(v.strides.begin() + d, stride);
-      return v;
+      return true;
     }
     case OpKind::ViewCopy: {
       std::string why;
       v.sizes = *view_sizes(numel_of(src.sizes), op.ints, why);
       std::optional<std::vector<int64_t>> strides = view_strides(src.sizes, src.strides, v.sizes);
-      if (!strides) return std::nullopt;
+      if (!strides) return false;
       v.strides = std::move(*strides);
-      return v;
+      return true;
     }
     case OpKind::Clone:
     case OpKind::AddOut:
     case OpKind::Add:
     case OpKind::Copy: break;
   }
-  return std::nullopt;
+  return false;
 }
 
 }  // namespace slicefuzz::judge

@@ -82,5 +82,8 @@ std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<
 // cannot view the source with the new sizes (the copy is then never an alias).
 // A row-major source can always be viewed. Requires op_result(op, ...) to succeed.
 std::optional<StridedView> op_view(const Op& op, const StridedView& src);
+// The same into `out` (false for nullopt), reusing its vectors; `out` must not
+// be `src`.
+bool op_view_into(const Op& op, const StridedView& src, StridedView& out);
 
 }  // namespace slicefuzz::judge

@@ -256,15 +256,20 @@ class NaiveReference {
     const judge::OpOutcome& out = outcome(op, oi.src);
     if (!out.error.empty()) return OpStatus::error(out.error);
     // The op's view over the source's logical elements (row-major: always viewable).
-    const TensorValue in = mem_.read(values_[oi.src]);
-    const judge::StridedView row_major{in.sizes, judge::strides_for(in.sizes, {}), 0};
-    const std::optional<judge::StridedView> v = judge::op_view(op, row_major);
-    if (!v) return OpStatus::error("naive reference: no view of a row-major source (judge_layouts bug)");
-    if (v->sizes != out.layout.sizes)
-      return OpStatus::error("naive reference: the op's view has sizes " + sizes_string(v->sizes) +
+    // The source's elements and both views are scratch kept across ops and cases.
+    thread_local TensorValue in;
+    thread_local judge::StridedView row_major, v;
+    mem_.read_into(values_[oi.src], in);
+    row_major.sizes.assign(in.sizes.begin(), in.sizes.end());
+    judge::strides_into(in.sizes, {}, row_major.strides);
+    row_major.offset = 0;
+    if (!judge::op_view_into(op, row_major, v))
+      return OpStatus::error("naive reference: no view of a row-major source (judge_layouts bug)");
+    if (v.sizes != out.layout.sizes)
+      return OpStatus::error("naive reference: the op's view has sizes " + sizes_string(v.sizes) +
                              " but its result " + sizes_string(out.layout.sizes) +
                              " (judge_layouts bug)");
-    define(oi.result, gather(in, v->offset, v->sizes, v->strides), out.layout);
+    define(oi.result, gather(in, v.offset, v.sizes, v.strides), out.layout);
     return OpStatus::success();
   }
 
