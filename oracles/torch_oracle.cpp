@@ -313,6 +313,7 @@ TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
   // view metadata; measured at ~40% of the oracle's allocations.
   c10::InferenceMode no_autograd;
   TorchOracleResult res;
+  res.slice_views.reserve(c.ops.size());  // at most one per op: no regrowth
   TorchEvaluator ev(info, res);
   res.path = interpret(c, info, ev);
   return res;
