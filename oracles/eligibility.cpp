@@ -79,8 +79,10 @@ std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramIn
       if (read_value >= 0) hazard = m, written_value = t;
     }
     // Rule 5: the layout y must have, from the judge's semantics of the op.
-    const judge::OpOutcome want = judge::op_result(
-        c.ops[k], judge::Layout{info.values[x].sizes, info.values[x].dim_order});
+    // (A query kept per thread: no layout vectors copied per op.)
+    thread_local judge::LayoutQuery layout_query;
+    const judge::OpOutcome& want =
+        layout_query.result(c.ops[k], info.values[x].sizes, info.values[x].dim_order);
     const bool layout_ok = want.error.empty() && info.values[y].dtype == info.values[x].dtype &&
                            info.values[y].dim_order == want.layout.dim_order;
 

@@ -74,8 +74,15 @@ SliceSpan normalize_slice_args(const std::vector<int64_t>& sizes, int64_t dim,
 
 std::vector<int64_t> strides_for(const std::vector<int64_t>& sizes,
                                  const std::vector<int>& dim_order) {
+  std::vector<int64_t> strides;
+  strides_into(sizes, dim_order, strides);
+  return strides;
+}
+
+void strides_into(const std::vector<int64_t>& sizes, const std::vector<int>& dim_order,
+                  std::vector<int64_t>& strides) {
   const size_t r = sizes.size();
-  std::vector<int64_t> strides(r, 1);
+  strides.assign(r, 1);
   // Walk the dims from innermost to outermost in memory order.
   int64_t running = 1;
   for (size_t k = r; k-- > 0;) {
@@ -83,7 +90,6 @@ std::vector<int64_t> strides_for(const std::vector<int64_t>& sizes,
     strides[dim] = running;
     running *= sizes[dim] > 1 ? sizes[dim] : 1;
   }
-  return strides;
 }
 
 StridedView slice_view(const std::vector<int64_t>& sizes, const std::vector<int>& dim_order,

@@ -43,6 +43,9 @@ SliceSpan normalize_slice_args(const std::vector<int64_t>& sizes, int64_t dim,
 // stride[P[i+1]] * max(sizes[P[i+1]], 1). An empty dim order means identity.
 std::vector<int64_t> strides_for(const std::vector<int64_t>& sizes,
                                  const std::vector<int>& dim_order);
+// The same into `strides`, reusing its capacity (for per-op scratch).
+void strides_into(const std::vector<int64_t>& sizes, const std::vector<int>& dim_order,
+                  std::vector<int64_t>& strides);
 
 // A strided view of a tensor: sizes, strides (elements) and the element offset
 // of its first element from the tensor's first element.

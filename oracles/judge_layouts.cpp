@@ -143,16 +143,23 @@ std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<
 
 OpOutcome op_result(const Op& op, const Layout& in) {
   OpOutcome r;
+  op_result_into(op, in, r);
+  return r;
+}
+
+void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
   const int rank = static_cast<int>(in.sizes.size());
-  r.layout = in;
+  r.error.clear();
+  r.layout.sizes.assign(in.sizes.begin(), in.sizes.end());
+  r.layout.dim_order.assign(in.dim_order.begin(), in.dim_order.end());
   switch (op.kind) {
     case OpKind::SliceCopy:
     case OpKind::Slice: {
       r.error = slice_error(rank, op.dim, op.step);
-      if (!r.error.empty()) return r;
+      if (!r.error.empty()) return;
       const SliceSpan span = normalize_slice_args(in.sizes, op.dim, op.start, op.end, op.step);
       r.layout.sizes[span.dim] = span.length;
-      return r;
+      return;
     }
     case OpKind::Clone:
       if (op.dim_order) {
@@ -160,16 +167,16 @@ OpOutcome op_result(const Op& op, const Layout& in) {
         if (!r.error.empty()) r.error = "clone: " + r.error;
         r.layout.dim_order = *op.dim_order;
       }
-      return r;
-    case OpKind::AddOut: return r;
+      return;
+    case OpKind::AddOut: return;
     case OpKind::Select:
     case OpKind::SelectCopy: {
       r.error = select_error(in.sizes, op.dim, op.index);
-      if (!r.error.empty()) return r;
+      if (!r.error.empty()) return;
       const int d = dim_index(rank, op.dim);
       r.layout.sizes.erase(r.layout.sizes.begin() + d);
       r.layout.dim_order = order_without(in.dim_order, {d});
-      return r;
+      return;
     }
     case OpKind::SqueezeCopy: {
       // A 0-dim tensor takes dim 0 or -1 (ExecuTorch's nonzero_dim) and stays 0-dim.
@@ -177,9 +184,9 @@ OpOutcome op_result(const Op& op, const Layout& in) {
       std::vector<int> listed, removed;
       for (int64_t dim : op.ints) {
         const int d = dim_index(span, dim);
-        if (d < 0) return r.error = dim_range_error("squeeze_copy", dim, -span, span - 1), r;
+        if (d < 0) return void(r.error = dim_range_error("squeeze_copy", dim, -span, span - 1));
         if (std::find(listed.begin(), listed.end(), d) != listed.end())
-          return r.error = printf_string("squeeze_copy: dim %lld appears more than once", d), r;
+          return void(r.error = printf_string("squeeze_copy: dim %lld appears more than once", d));
         listed.push_back(d);
         if (rank > 0 && in.sizes[d] == 1) removed.push_back(d);
       }
@@ -187,13 +194,13 @@ OpOutcome op_result(const Op& op, const Layout& in) {
       for (size_t k = removed.size(); k-- > 0;)
         r.layout.sizes.erase(r.layout.sizes.begin() + removed[k]);
       r.layout.dim_order = order_without(in.dim_order, removed);
-      return r;
+      return;
     }
     case OpKind::UnsqueezeCopy: {
       if (rank + 1 > kMaxCaseRank)
-        return r.error = printf_string("unsqueeze_copy: the result's rank %lld exceeds 16", rank + 1), r;
+        return void(r.error = printf_string("unsqueeze_copy: the result's rank %lld exceeds 16", rank + 1));
       const int d = dim_index(rank + 1, op.dim);
-      if (d < 0) return r.error = dim_range_error("unsqueeze_copy", op.dim, -(rank + 1), rank), r;
+      if (d < 0) return void(r.error = dim_range_error("unsqueeze_copy", op.dim, -(rank + 1), rank));
       r.layout.sizes.insert(r.layout.sizes.begin() + d, 1);
       std::vector<int> order;
       for (int o : in.dim_order) {
@@ -202,19 +209,18 @@ OpOutcome op_result(const Op& op, const Layout& in) {
       }
       if (d == rank) order.push_back(d);
       r.layout.dim_order = order;
-      return r;
+      return;
     }
     case OpKind::ViewCopy: {
       auto sizes = view_sizes(numel_of(in.sizes), op.ints, r.error);
-      if (!sizes) return r;
+      if (!sizes) return;
       r.layout.sizes = *sizes;
       r.layout.dim_order = identity_order(static_cast<int>(sizes->size()));
-      return r;
+      return;
     }
     case OpKind::Add:
     case OpKind::Copy: break;
   }
-  return r;
 }
 
 std::string copy_error(const Layout& target, const Layout& src) {
@@ -232,7 +238,15 @@ std::string copy_dtype_error(ScalarType target, ScalarType src) {
 }
 
 std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
-  StridedView v = src;
+  StridedView v;
+  if (!op_view_into(op, src, v)) return std::nullopt;
+  return v;
+}
+
+bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
+  v.sizes.assign(src.sizes.begin(), src.sizes.end());
+  v.strides.assign(src.strides.begin(), src.strides.end());
+  v.offset = src.offset;
   const int rank = static_cast<int>(src.sizes.size());
   switch (op.kind) {
     case OpKind::SliceCopy:
@@ -242,7 +256,7 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       // An empty view reads nothing; torch still offsets it, but never past the end.
       if (span.length > 0) v.offset += span.start * src.strides[span.dim];
       if (span.length > 1) v.strides[span.dim] *= span.step;
-      return v;
+      return true;
     }
     case OpKind::Select:
     case OpKind::SelectCopy: {
@@ -251,7 +265,7 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       v.offset += index * src.strides[d];
       v.sizes.erase(v.sizes.begin() + d);
       v.strides.erase(v.strides.begin() + d);
-      return v;
+      return true;
     }
     case OpKind::SqueezeCopy: {
       // Keep the strides of the dims that stay (the removed ones have size 1).
@@ -265,7 +279,7 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       }
       for (int i = 0; i < rank; ++i)
         if (!gone[i]) v.sizes.push_back(src.sizes[i]), v.strides.push_back(src.strides[i]);
-      return v;
+      return true;
     }
     case OpKind::UnsqueezeCopy: {
       const int d = dim_index(rank + 1, op.dim);
@@ -273,22 +287,22 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
       const int64_t stride = d < rank ? src.sizes[d] * src.strides[d] : 1;
       v.sizes.insert(v.sizes.begin() + d, 1);
       v.strides.insert(v.strides.begin() + d, stride);
-      return v;
+      return true;
     }
     case OpKind::ViewCopy: {
       std::string why;
       v.sizes = *view_sizes(numel_of(src.sizes), op.ints, why);
       std::optional<std::vector<int64_t>> strides = view_strides(src.sizes, src.strides, v.sizes);
-      if (!strides) return std::nullopt;
+      if (!strides) return false;
       v.strides = std::move(*strides);
-      return v;
+      return true;
     }
     case OpKind::Clone:
     case OpKind::AddOut:
     case OpKind::Add:
     case OpKind::Copy: break;
   }
-  return std::nullopt;
+  return false;
 }
 
 }  // namespace slicefuzz::judge

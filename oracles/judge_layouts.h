@@ -40,6 +40,29 @@ struct OpOutcome {
   Layout layout;
 };
 OpOutcome op_result(const Op& op, const Layout& in);
+// The same into `out`, whose vectors keep their capacity (no heap allocation
+// once they are large enough).
+void op_result_into(const Op& op, const Layout& in, OpOutcome& out);
+
+// For a caller that asks op_result once per op of every case (the naive
+// reference, the eligibility check): the source's layout and the outcome live
+// here between calls, so asking copies no vector into fresh heap memory (issue
+// 11: these copies were the judge's largest malloc site). The outcome stays
+// valid until the next call on the same query.
+class LayoutQuery {
+ public:
+  const OpOutcome& result(const Op& op, const std::vector<int64_t>& sizes,
+                          const std::vector<int>& dim_order) {
+    in_.sizes.assign(sizes.begin(), sizes.end());
+    in_.dim_order.assign(dim_order.begin(), dim_order.end());
+    op_result_into(op, in_, out_);
+    return out_;
+  }
+
+ private:
+  Layout in_;
+  OpOutcome out_;
+};
 
 // Why copy_(target, src) must fail for their sizes, or "".
 std::string copy_error(const Layout& target, const Layout& src);
@@ -59,5 +82,8 @@ std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<
 // cannot view the source with the new sizes (the copy is then never an alias).
 // A row-major source can always be viewed. Requires op_result(op, ...) to succeed.
 std::optional<StridedView> op_view(const Op& op, const StridedView& src);
+// The same into `out` (false for nullopt), reusing its vectors; `out` must not
+// be `src`.
+bool op_view_into(const Op& op, const StridedView& src, StridedView& out);
 
 }  // namespace slicefuzz::judge

@@ -119,30 +119,40 @@ class Memory {
   void reserve(size_t n) { storages_.reserve(n); }
   // A fresh storage holding `value` (row-major logical elements) laid out with
   // `dim_order` (empty: row-major).
-  Window fresh(const TensorValue& value, const std::vector<int>& dim_order) {
-    Window w{static_cast<int>(storages_.size()), 0, value.sizes,
-             judge::strides_for(value.sizes, dim_order)};
+  // The value is consumed: laid out row-major, its bytes become the storage's
+  // (no second buffer and copy per value).
+  Window fresh(TensorValue&& value, const std::vector<int>& dim_order) {
+    Window w{static_cast<int>(storages_.size()), 0, std::move(value.sizes), {}};
+    w.strides = judge::strides_for(w.sizes, dim_order);
+    if (positions_are_identity(w.offset, w.sizes, w.strides)) {
+      storages_.push_back(Storage{value.dtype, std::move(value.bytes)});
+      return w;
+    }
     storages_.push_back(Storage{value.dtype, std::vector<uint8_t>(value.bytes.size())});
     write(w, value.bytes);
     return w;
   }
   // The window's logical elements, row-major.
   TensorValue read(const Window& w) const {
-    const Storage& s = storages_[w.storage];
     TensorValue v;
+    read_into(w, v);
+    return v;
+  }
+  // The same into `v`, whose vectors keep their capacity (a scratch value).
+  void read_into(const Window& w, TensorValue& v) const {
+    const Storage& s = storages_[w.storage];
     v.dtype = s.dtype;
-    v.sizes = w.sizes;
+    v.sizes.assign(w.sizes.begin(), w.sizes.end());
     const size_t es = element_size(s.dtype);
     v.bytes.resize(static_cast<size_t>(numel_of(w.sizes)) * es);
     // Positions 0..n-1 in order: the same elements in the same order, as one block.
     if (positions_are_identity(w.offset, w.sizes, w.strides)) {
       if (!v.bytes.empty()) std::memcpy(v.bytes.data(), s.bytes.data(), v.bytes.size());
-      return v;
+      return;
     }
     for_each_position(w.offset, w.sizes, w.strides, [&](int64_t i, int64_t p) {
       copy_element(&v.bytes[static_cast<size_t>(i) * es], &s.bytes[static_cast<size_t>(p) * es], es);
     });
-    return v;
   }
   void write(const Window& w, const std::vector<uint8_t>& row_major) {
     Storage& s = storages_[w.storage];
@@ -170,8 +180,9 @@ class NaiveReference {
  public:
   NaiveReference(const ProgramInfo& info) : info_(info), values_(info.values.size()) {
     mem_.reserve(info.values.size());  // at most one storage per value
-    const std::vector<TensorValue> inputs = make_input_values(info);
-    for (size_t k = 0; k < inputs.size(); ++k) values_[k] = mem_.fresh(inputs[k], info.values[k].dim_order);
+    std::vector<TensorValue> inputs = make_input_values(info);
+    for (size_t k = 0; k < inputs.size(); ++k)
+      values_[k] = mem_.fresh(std::move(inputs[k]), info.values[k].dim_order);
   }
 
   // Copies (new storage, each in its value's dim order).
@@ -181,17 +192,17 @@ class NaiveReference {
   OpStatus UnsqueezeCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
   OpStatus ViewCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
   OpStatus Clone(const Op& op, const OpInfo& oi, int) {
-    const judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+    const judge::OpOutcome& out = outcome(op, oi.src);
     if (!out.error.empty()) return OpStatus::error(out.error);
     define(oi.result, mem_.read(values_[oi.src]), out.layout);
     return OpStatus::success();
   }
   OpStatus AddOut(const Op& op, const OpInfo& oi, int) {
-    const judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+    const judge::OpOutcome& out = outcome(op, oi.src);
     if (!out.error.empty()) return OpStatus::error(out.error);
     TensorValue v = mem_.read(values_[oi.src]);
     add_all(v, op.scalar);
-    define(oi.result, v, out.layout);
+    define(oi.result, std::move(v), out.layout);
     return OpStatus::success();
   }
   // Eager views (version 2): a new window onto the source's storage.
@@ -199,7 +210,8 @@ class NaiveReference {
   OpStatus Select(const Op& op, const OpInfo& oi, int) { return view(op, oi); }
   // In place, through whatever window the target is.
   OpStatus Add(const Op& op, const OpInfo& oi, int) {
-    TensorValue v = mem_.read(values_[oi.target]);
+    thread_local TensorValue v;  // scratch: read, added to, written back
+    mem_.read_into(values_[oi.target], v);
     add_all(v, op.scalar);
     mem_.write(values_[oi.target], v.bytes);
     return OpStatus::success();
@@ -209,7 +221,9 @@ class NaiveReference {
     if (err.empty()) err = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
     if (!err.empty()) return OpStatus::error(err);
     // The source is read whole before the write (the case language's copy_).
-    mem_.write(values_[oi.target], mem_.read(values_[oi.src]).bytes);
+    thread_local TensorValue src;  // scratch
+    mem_.read_into(values_[oi.src], src);
+    mem_.write(values_[oi.target], src.bytes);
     return OpStatus::success();
   }
 
@@ -223,33 +237,44 @@ class NaiveReference {
   judge::Layout layout_of(int v) const {
     return judge::Layout{values_[v].sizes, info_.values[v].dim_order};
   }
+  // op_result over value `src`'s layout (as layout_of gives it), valid until the
+  // next call: the query's vectors are reused across ops and cases.
+  const judge::OpOutcome& outcome(const Op& op, int src) {
+    thread_local judge::LayoutQuery query;
+    return query.result(op, values_[src].sizes, info_.values[src].dim_order);
+  }
 
   // Gives value `v` a fresh storage in its own dim order (the analysis's; the
   // op's own layout where the analysis knows none, past a failing op).
-  void define(int v, const TensorValue& value, const judge::Layout& layout) {
+  void define(int v, TensorValue&& value, const judge::Layout& layout) {
     const ValueInfo& vi = info_.values[v];
     const bool known = vi.known && vi.dim_order.size() == value.sizes.size();
-    values_[v] = mem_.fresh(value, known ? vi.dim_order : layout.dim_order);
+    values_[v] = mem_.fresh(std::move(value), known ? vi.dim_order : layout.dim_order);
   }
 
   OpStatus view_copy(const Op& op, const OpInfo& oi) {
-    const judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+    const judge::OpOutcome& out = outcome(op, oi.src);
     if (!out.error.empty()) return OpStatus::error(out.error);
     // The op's view over the source's logical elements (row-major: always viewable).
-    const TensorValue in = mem_.read(values_[oi.src]);
-    const judge::StridedView row_major{in.sizes, judge::strides_for(in.sizes, {}), 0};
-    const std::optional<judge::StridedView> v = judge::op_view(op, row_major);
-    if (!v) return OpStatus::error("naive reference: no view of a row-major source (judge_layouts bug)");
-    if (v->sizes != out.layout.sizes)
-      return OpStatus::error("naive reference: the op's view has sizes " + sizes_string(v->sizes) +
+    // The source's elements and both views are scratch kept across ops and cases.
+    thread_local TensorValue in;
+    thread_local judge::StridedView row_major, v;
+    mem_.read_into(values_[oi.src], in);
+    row_major.sizes.assign(in.sizes.begin(), in.sizes.end());
+    judge::strides_into(in.sizes, {}, row_major.strides);
+    row_major.offset = 0;
+    if (!judge::op_view_into(op, row_major, v))
+      return OpStatus::error("naive reference: no view of a row-major source (judge_layouts bug)");
+    if (v.sizes != out.layout.sizes)
+      return OpStatus::error("naive reference: the op's view has sizes " + sizes_string(v.sizes) +
                              " but its result " + sizes_string(out.layout.sizes) +
                              " (judge_layouts bug)");
-    define(oi.result, gather(in, v->offset, v->sizes, v->strides), out.layout);
+    define(oi.result, gather(in, v.offset, v.sizes, v.strides), out.layout);
     return OpStatus::success();
   }
 
   OpStatus view(const Op& op, const OpInfo& oi) {
-    const judge::OpOutcome out = judge::op_result(op, layout_of(oi.src));
+    const judge::OpOutcome& out = outcome(op, oi.src);
     if (!out.error.empty()) return OpStatus::error(out.error);
     const Window& src = values_[oi.src];
     const std::optional<judge::StridedView> v =

@@ -3,8 +3,8 @@
 // the failing-op protocol and output collection; each member below only runs one
 // op in torch. Values are independent tensors (copy semantics). Each value that
 // owns its bytes is laid out in its own dim order (info.values[v].dim_order) by
-// torch itself (empty + permute), never by our stride rule, so the view facts
-// below are an independent check of it. A view-copy op (slice_copy, select_copy,
+// torch itself (empty, its strides then permuted as permute does), never by our
+// stride rule, so the view facts below are an independent check of it. A view-copy op (slice_copy, select_copy,
 // squeeze_copy, unsqueeze_copy, view_copy) is torch's view of the source (slice,
 // select, squeeze, unsqueeze, view), copied into the fresh result; the view's
 // storage offset, sizes and strides are the alias facts the rewrite path is held
@@ -14,6 +14,7 @@
 #include <ATen/Parallel.h>
 #include <c10/util/Logging.h>
 
+#include <array>
 #include <cstring>
 #include <mutex>
 
@@ -57,7 +58,16 @@ at::Tensor empty_with_dim_order(at::IntArrayRef sizes, const std::vector<int>& d
     permuted[i] = sizes[dim_order[i]];
     inverse[dim_order[i]] = static_cast<int64_t>(i);
   }
-  return at::empty(permuted, at::TensorOptions().dtype(dtype)).permute(inverse);
+  at::Tensor t = at::empty(permuted, at::TensorOptions().dtype(dtype));
+  // What .permute(inverse) returns, made in place: dim i takes the size and
+  // torch's contiguous stride of the empty tensor's dim inverse[i]. permute
+  // itself would build three vectors and a second TensorImpl per value (the
+  // oracle's largest malloc site, issue 11); as_strided_ only re-describes the
+  // fresh tensor. The strides are still torch's, only permuted.
+  c10::SmallVector<int64_t, 16> strides(r);
+  for (size_t i = 0; i < r; ++i) strides[i] = t.stride(inverse[i]);
+  t.as_strided_(sizes, strides, 0);
+  return t;
 }
 
 TensorValue to_value(const at::Tensor& t, ScalarType dtype) {
@@ -79,12 +89,37 @@ bool view_is_dense(const at::Tensor& view, const at::Tensor& canonical) {
   return true;
 }
 
+// t.add_(at::Scalar(k)) as libtorch 1.13 runs it, without its per-call tensors.
+// torch's add_(Scalar) wraps k in a fresh 0-dim int64 wrapped-number tensor,
+// and TensorIterator converts that operand to t's dtype with .to() (a second
+// fresh tensor): six heap allocations per add_, the oracle's largest site
+// (issue 11). The same two steps, still done by torch, into tensors kept per
+// thread: k goes into a kept 0-dim int64 tensor, copy_ converts it into a kept
+// 0-dim tensor of t's dtype (.to() is that copy_), and t.add_ of it has nothing
+// left to promote. Probed against t.add_(at::Scalar(k)): equal bytes for every
+// non-bool dtype, ~2,000 values of k (the int64 extremes, the float16/bfloat16
+// rounding edges, random), contiguous, strided and 0-dim t.
+void add_int64_in_torch(at::Tensor& t, int64_t k) {
+  thread_local at::Tensor k_as_int64 = at::empty({}, at::TensorOptions().dtype(at::kLong));
+  thread_local std::array<at::Tensor, 64> k_as_dtype;  // by at::ScalarType
+  const auto slot = static_cast<size_t>(t.scalar_type());
+  if (slot >= k_as_dtype.size()) {  // a dtype the case language never makes
+    t.add_(at::Scalar(k));
+    return;
+  }
+  at::Tensor& converted = k_as_dtype[slot];
+  if (!converted.defined()) converted = at::empty({}, at::TensorOptions().dtype(t.scalar_type()));
+  *k_as_int64.data_ptr<int64_t>() = k;
+  converted.copy_(k_as_int64);
+  t.add_(converted);
+}
+
 // torch refuses bool + int; slicefuzz defines bool add_ as addition mod 2.
 void add_scalar(at::Tensor& t, int64_t k, ScalarType dtype) {
   if (dtype == ScalarType::Bool) {
     if (k & 1) t.logical_not_();
   } else {
-    t.add_(at::Scalar(k));
+    add_int64_in_torch(t, k);
   }
 }
 
@@ -124,11 +159,13 @@ class TorchEvaluator {
  public:
   TorchEvaluator(const ProgramInfo& info, TorchOracleResult& res)
       : info_(info), res_(res), values_(info.values.size()) {
-    // Each input in its own layout and dtype, holding the documented fill.
-    std::vector<TensorValue> inputs = make_input_values(info);
-    for (size_t k = 0; k < inputs.size(); ++k) {
+    // Each input in its own layout and dtype, holding the documented fill (read
+    // in place from the fill's cache: torch copies it into the value).
+    const std::vector<int64_t> starts = input_fill_starts(info);
+    for (size_t k = 0; k < starts.size(); ++k) {
       const ValueInfo& in = info.values[k];
-      at::Tensor row_major = at::from_blob(inputs[k].bytes.data(), in.sizes,
+      const TensorValue& fill = cached_input_value(in.dtype, in.sizes, starts[k]);
+      at::Tensor row_major = at::from_blob(const_cast<uint8_t*>(fill.bytes.data()), in.sizes,
                                            at::TensorOptions().dtype(to_aten(in.dtype)));
       values_[k] = fresh(static_cast<int>(k), in.sizes);
       values_[k].copy_(row_major);
@@ -276,6 +313,7 @@ TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
   // view metadata; measured at ~40% of the oracle's allocations.
   c10::InferenceMode no_autograd;
   TorchOracleResult res;
+  res.slice_views.reserve(c.ops.size());  // at most one per op: no regrowth
   TorchEvaluator ev(info, res);
   res.path = interpret(c, info, ev);
   return res;

@@ -5,6 +5,11 @@
 namespace slicefuzz {
 
 TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes, int64_t first) {
+  return cached_input_value(dtype, sizes, first);
+}
+
+const TensorValue& cached_input_value(ScalarType dtype, const std::vector<int64_t>& sizes,
+                                      int64_t first) {
   // Every path of a case (and its shadow) asks for the same inputs: keep the last few.
   struct Cached {
     int64_t first;
@@ -21,12 +26,13 @@ TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes
   v.bytes.resize(static_cast<size_t>(n) * es);
   for (int64_t i = 0; i < n; ++i) judge::fill_element(dtype, first + i, v.bytes.data() + i * es);
   if (cache.size() >= 8) cache.erase(cache.begin());  // a case of 3 inputs and its shadow fit
-  cache.push_back({first, v});
-  return v;
+  cache.push_back({first, std::move(v)});
+  return cache.back().value;
 }
 
 std::vector<int64_t> input_fill_starts(const ProgramInfo& info) {
   std::vector<int64_t> starts;
+  starts.reserve(static_cast<size_t>(info.num_inputs > 0 ? info.num_inputs : 0));
   int64_t next = 0;
   for (int k = 0; k < info.num_inputs && k < static_cast<int>(info.values.size()); ++k) {
     starts.push_back(next);
@@ -41,6 +47,7 @@ std::vector<int64_t> input_fill_starts(const ProgramInfo& info) {
 std::vector<TensorValue> make_input_values(const ProgramInfo& info) {
   const std::vector<int64_t> starts = input_fill_starts(info);
   std::vector<TensorValue> out;
+  out.reserve(starts.size());
   for (size_t k = 0; k < starts.size(); ++k)
     out.push_back(make_input_value(info.values[k].dtype, info.values[k].sizes, starts[k]));
   return out;

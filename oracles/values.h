@@ -13,6 +13,10 @@ namespace slicefuzz {
 // The documented input fill (judge_facts.h) as a row-major value: the element
 // at row-major index i holds fill_element(dtype, first + i).
 TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes, int64_t first = 0);
+// The same value without a copy, for a path that only reads it: valid until the
+// next call (it lives in a small per-thread cache).
+const TensorValue& cached_input_value(ScalarType dtype, const std::vector<int64_t>& sizes,
+                                      int64_t first);
 
 // Where input k's fill starts: the element count of the inputs before it, so
 // that the inputs of a case hold consecutive stretches of one fill (input 0 at

@@ -70,6 +70,7 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
       : KernelEvaluator(k), c_(c), info_(info), rewrite_(rewrite), plan_(plan), mode_(mode),
         aliases_(aliases), arena_(arena), values_(values),
         nv_(static_cast<int>(plan.tensors.size())) {
+    aliases_.reserve(rewrite_.decisions.size());  // at most one record per view-copy op
     // As a Method's execute: every planned tensor points into this execution's
     // memory before anything runs (alias values are left as they are).
     for (int v = 0; v < nv_; ++v)

@@ -108,6 +108,7 @@ struct Parser {
   bool int_list(Line& l, std::vector<int64_t>& out, const char* what) {
     if (!expect(l, '[', what)) return false;
     if (l.accept(']')) return true;
+    out.reserve(8);  // most lists are short: one allocation rather than growth
     do {
       if (out.size() > static_cast<size_t>(kMaxCaseRank))
         return fail(l, std::string("too many entries in ") + what + " (rank is at most 16)");
@@ -246,7 +247,8 @@ struct Parser {
       op.kind = *kind;
       if (op_kind_info(op.kind).min_version > c.version)
         return fail(l, "'" + fn + "' needs the header 'slicefuzz-case 2'");
-      if (!expect(l, '(', ("after " + fn).c_str())) return false;
+      // The message is built only when the '(' is missing (no string per op).
+      if (!l.accept('(') && !expect(l, '(', ("after " + fn).c_str())) return false;
       if (!name(l, op.src, "the source")) return false;
       if (!op_args(l, op, c)) return false;
     }
@@ -290,10 +292,13 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
   enum Stage { kHeader, kDtype, kInput, kBody, kDone } stage = kHeader;
   std::vector<int>& op_lines = r.op_lines;
   int& output_line = r.output_line;
+  r.c.ops.reserve(8);  // a typical case's ops without regrowth
+  op_lines.reserve(8);
+  // Every use is `return done(...)`: r is moved out, not copied (a Case copy per parse).
   auto done = [&](bool ok) {
     r.ok = ok;
     if (!ok) r.error = p.error;
-    return r;
+    return std::move(r);
   };
 
   size_t pos = 0;

@@ -1,6 +1,7 @@
 #include "program/rewrite_pass.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "kernels/kernel_runtime_context.h"
 #include "kernels/util/slice_util.h"
@@ -19,6 +20,23 @@ std::string list_string(const T* v, int n) {
   std::string s = "[";
   for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s + "]";
+}
+
+// list_string into a buffer on the stack, for the reasons the pass builds on
+// every view-copy op (no heap string per list; 16 values of 20 digits fit).
+using ListChars = char[400];
+template <class T>
+const char* list_chars(const T* v, int n, ListChars& out) {
+  size_t at = 0;
+  out[at++] = '[';
+  for (int i = 0; i < n && at < sizeof(ListChars); ++i) {
+    const int w = std::snprintf(out + at, sizeof(ListChars) - at, i ? ", %lld" : "%lld",
+                                static_cast<long long>(v[i]));
+    at = w < 0 ? at : std::min(sizeof(ListChars) - 1, at + static_cast<size_t>(w));
+  }
+  if (at + 2 <= sizeof(ListChars)) out[at++] = ']';
+  out[at] = '\0';
+  return out;
 }
 
 // Who shares whose storage, who reads and writes what: the program's uses as
@@ -40,12 +58,12 @@ struct ProgramUses {
       if (op_is_view(c.ops[k].kind) && oi.result >= 0) view_parent[oi.result] = oi.src;
     }
   }
-  // y and every eager view of it, transitively (views are defined after y).
-  std::vector<int> family(int y) const {
-    std::vector<int> f{y};
+  // y and every eager view of it, transitively (views are defined after y), into
+  // `f` (one vector reused for every op of the pass).
+  void family(int y, std::vector<int>& f) const {
+    f.assign(1, y);
     for (int v = y + 1; v < static_cast<int>(view_parent.size()); ++v)
       if (view_parent[v] >= 0 && std::find(f.begin(), f.end(), view_parent[v]) != f.end()) f.push_back(v);
-    return f;
   }
   // The value whose storage v uses: v itself, or the source of its eager views.
   int storage_owner(int v) const {
@@ -79,7 +97,8 @@ bool slice_dense_reason(const Op& op, const Tensor& meta, const PassRules& rules
                         std::string& rule) {
   const int d = *normalize_dim(op.dim, meta.rank);
   const SliceRange r = normalize_slice(meta.sizes[d], op.start, op.end, op.step);
-  const std::string order = list_string(meta.dim_order, meta.rank);
+  ListChars order_chars;
+  const char* order = list_chars(meta.dim_order, meta.rank, order_chars);
   if (rules.outermost_only && (r.step != 1 || meta.dim_order[0] != d)) {
     reason = format_msg("conservative pass: only step-1 slices of the outermost dim (%d) become "
                         "aliases", meta.dim_order[0]);
@@ -88,7 +107,7 @@ bool slice_dense_reason(const Op& op, const Tensor& meta, const PassRules& rules
   }
   if (rules.dense(meta.sizes, meta.dim_order, meta.rank, d, r)) {
     reason = format_msg("dense in dim order %s (dim %d: start %lld, %lld of %lld elements, step %lld)",
-                        order.c_str(), d, (long long)r.start, (long long)r.length,
+                        order, d, (long long)r.start, (long long)r.length,
                         (long long)meta.sizes[d], (long long)r.step);
     return true;
   }
@@ -99,7 +118,7 @@ bool slice_dense_reason(const Op& op, const Tensor& meta, const PassRules& rules
   } else {
     reason = format_msg("not dense: keeps %lld of %lld elements of dim %d, and a dim before it "
                         "in dim order %s has size > 1, so the elements are not one block",
-                        (long long)r.length, (long long)meta.sizes[d], d, order.c_str());
+                        (long long)r.length, (long long)meta.sizes[d], d, order);
     rule = "not-dense-extent";
   }
   return false;
@@ -123,19 +142,20 @@ bool view_dense_reason(const Op& op, const Tensor& src, const Tensor& y, const O
     return false;
   }
   const ViewLayout& v = *f.view;
-  const std::string order = list_string(y.dim_order, y.rank);
+  ListChars order_chars, sizes_chars, strides_chars;
+  const char* order = list_chars(y.dim_order, y.rank, order_chars);
   if (rules.dense_view(v, y.dim_order)) {
     reason = format_msg("dense in dim order %s (%s of '%s': sizes %s, strides %s, offset %lld "
                         "elements)",
-                        order.c_str(), name, op.src.c_str(), list_string(v.sizes, v.rank).c_str(),
-                        list_string(v.strides, v.rank).c_str(), (long long)v.offset);
+                        order, name, op.src.c_str(), list_chars(v.sizes, v.rank, sizes_chars),
+                        list_chars(v.strides, v.rank, strides_chars), (long long)v.offset);
     return true;
   }
   reason = format_msg("not dense: the %s view of '%s' has strides %s where a fresh tensor of sizes "
                       "%s in dim order %s has %s, so its elements are not one block laid out "
                       "like the result",
                       name, op.src.c_str(), list_string(v.strides, v.rank).c_str(),
-                      list_string(v.sizes, v.rank).c_str(), order.c_str(),
+                      list_string(v.sizes, v.rank).c_str(), order,
                       list_string(y.strides, y.rank).c_str());
   rule = "not-dense";
   return false;
@@ -173,6 +193,7 @@ RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const Pas
   plan.decisions.clear();
   const int n = ops_that_run(c, info);
   const ProgramUses uses(c, info, n);
+  std::vector<int> family;
 
   for (int k = 0; k < n; ++k) {
     const Op& op = c.ops[k];
@@ -184,7 +205,7 @@ RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const Pas
     const Tensor src = value_meta(info.values[oi.src]);
     const Tensor out = value_meta(info.values[oi.result]);
     const OpLayoutFacts facts = op_layout_facts(op, src, rules.reshape);
-    const std::vector<int> family = uses.family(oi.result);
+    uses.family(oi.result, family);
     // Rule 3 over y and its eager views: the first op that writes y's bytes.
     int mutated_by = -1, mutated_value = -1;
     for (int v : family)
@@ -251,8 +272,14 @@ RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const Pas
         }
         plan.delta_bytes[oi.result] =
             plan.delta_bytes[oi.src] + offset_elems * static_cast<int64_t>(src.element_size());
-        d.reason = d.rule + " of '" + info.values[root].name + "' at byte offset " +
-                   std::to_string(plan.delta_bytes[oi.result]) + ": " + d.reason;
+        // One string of the final length (a chain of + reallocates at each step).
+        const std::string& root_name = info.values[root].name;
+        const std::string offset = std::to_string(plan.delta_bytes[oi.result]);
+        std::string reason;
+        reason.reserve(d.rule.size() + root_name.size() + offset.size() + d.reason.size() + 24);
+        reason.append(d.rule).append(" of '").append(root_name).append("' at byte offset ");
+        reason.append(offset).append(": ").append(d.reason);
+        d.reason = std::move(reason);
       }
     }
     plan.decisions.push_back(std::move(d));
