@@ -5,7 +5,9 @@
 # Writes docs/selftest.md and docs/selftest.json. Exit non-zero if a faulty
 # backend survives every method or reference has any finding.
 # Options (environment): SELFTEST_SEEDS (default "1 2 3"), SELFTEST_FUZZ_SECONDS
-# (default 60), SELFTEST_RUN_COUNT (default 20000).
+# (default 60), SELFTEST_RUN_COUNT (default 20000), SELFTEST_BACKENDS (names: re-run
+# only those rows, carrying the others over from docs/selftest.json made with the
+# same budgets; for a backend whose findings were just triaged).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
