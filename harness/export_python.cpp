@@ -305,13 +305,18 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
     s += text::kRunCopy;
     s += text::kPoison;
     s += text::kReplay;
+    s += text::kReplayStepChecks;
+    s += text::kReplayOutputs;
   } else {
     s += text::kCanonicalStridesV1;
     s += text::kFirstDifference;
     s += text::kRunCopyV1;
     s += text::kPoison;
     s += text::kReplayV1;
+    s += text::kReplayStepChecks;
+    s += text::kReplayOutputsV1;
   }
+  s += text::kReplayArenaCheck;
   s += text::kReplayEnd;
   return s;
 }

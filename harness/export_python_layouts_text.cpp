@@ -262,27 +262,10 @@ extern const char* const kReplay = R"py(def replay():
             add_(rv[name], *args)
         else:
             copy_(rv[name], rv[src])
-        step = k + 1
-        # Bytes whose planned lifetime ends here are the arena's again: mark them
-        # (every element changes), as the arena's ASan poisoning does, so an alias
-        # that still reads them shows it.
-        for name, (root, offset, nbytes, first, last) in PLACEMENT.items():
-            if root == name and last == step and name in rv and name not in OUTPUTS:
-                poison(rv[name])
-        # Every value the plan keeps for a later read must still hold what copy
-        # semantics says: a write through an alias, or bytes reused too early, shows here.
-        for name, (root, offset, nbytes, first, last) in PLACEMENT.items():
-            if first <= step < last and name in rv and name not in reported:
-                d = first_difference(rv[name], cv[name])
-                if d is not None:
-                    reported.add(name)
-                    how = (' (an alias of %r)' % root) if root != name else ''
-                    if root != name and PLACEMENT[root][4] <= step:
-                        how += (", whose planned lifetime ended at step %d: the arena gave its "
-                                "bytes away" % PLACEMENT[root][4])
-                    problems.append('after %s: %r%s holds %r at %s in the rewrite, copy semantics '
-                                    'gives %r' % (where, name, how, d[1], d[0], d[2]))
-    for name in OUTPUTS:
+)py";
+
+// replay, per-value layouts: the outputs (every alias prim op named)
+extern const char* const kReplayOutputs = R"py(    for name in OUTPUTS:
         if completed:
             d = first_difference(rv[name], cv[name])
             if d is not None and name not in reported:
@@ -294,13 +277,6 @@ extern const char* const kReplay = R"py(def replay():
                             'writing its output would write %r)' % (name, ALIASED[name],
                                                                   PLACEMENT[name][0],
                                                                   PLACEMENT[name][0]))
-    print('arena: %d bytes with the rewrite, %d bytes copy-only' % (ARENA_BYTES, COPY_ONLY_ARENA_BYTES))
-    if NEVER_GROWS_ARENA and ARENA_BYTES > COPY_ONLY_ARENA_BYTES:
-        problems.append('the rewrite grew the arena from %d to %d bytes, and the backend promises '
-                        'it never does' % (COPY_ONLY_ARENA_BYTES, ARENA_BYTES))
-    return problems
-
-
 )py";
 
 }  // namespace slicefuzz::export_python_text

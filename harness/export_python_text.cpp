@@ -213,7 +213,10 @@ extern const char* const kReplayV1 = R"py(def replay():
             add_(rv[op[1]], op[2])
         else:
             copy_(rv[op[1]], rv[op[2]])
-        step = k + 1
+)py";
+
+// replay: after each op, poison what the plan frees and check what it keeps (both forms)
+extern const char* const kReplayStepChecks = R"py(        step = k + 1
         # Bytes whose planned lifetime ends here are the arena's again: mark them
         # (every element changes), as the arena's ASan poisoning does, so an alias
         # that still reads them shows it.
@@ -233,7 +236,10 @@ extern const char* const kReplayV1 = R"py(def replay():
                                 "bytes away" % PLACEMENT[root][4])
                     problems.append('after %s: %r%s holds %r at %s in the rewrite, copy semantics '
                                     'gives %r' % (where, name, how, d[1], d[0], d[2]))
-    for name in OUTPUTS:
+)py";
+
+// replay, version 1: the outputs (et_slice aliases only)
+extern const char* const kReplayOutputsV1 = R"py(    for name in OUTPUTS:
         if completed:
             d = first_difference(rv[name], cv[name])
             if d is not None and name not in reported:
@@ -244,7 +250,10 @@ extern const char* const kReplayV1 = R"py(def replay():
                             'copies (the runtime may repoint output buffers, and a caller '
                             'writing its output would write %r)' % (name, PLACEMENT[name][0],
                                                                   PLACEMENT[name][0]))
-    print('arena: %d bytes with the rewrite, %d bytes copy-only' % (ARENA_BYTES, COPY_ONLY_ARENA_BYTES))
+)py";
+
+// replay: the arena-growth promise and the result (both forms)
+extern const char* const kReplayArenaCheck = R"py(    print('arena: %d bytes with the rewrite, %d bytes copy-only' % (ARENA_BYTES, COPY_ONLY_ARENA_BYTES))
     if NEVER_GROWS_ARENA and ARENA_BYTES > COPY_ONLY_ARENA_BYTES:
         problems.append('the rewrite grew the arena from %d to %d bytes, and the backend promises '
                         'it never does' % (COPY_ONLY_ARENA_BYTES, ARENA_BYTES))

@@ -6,8 +6,10 @@
 // (the judge's layouts, oracles/judge_layouts.h) and the replay handles every
 // alias prim op. Version 1: kHead kSliceCopyV1 kInPlaceOps kCloneV1, then the
 // replay kCanonicalStridesV1 kFirstDifference kRunCopyV1 kPoison kReplayV1
-// kReplayEnd. Per-value layouts: kHead kLayoutOps kInPlaceOps kCloneAndEagerOps,
-// then kCanonicalStrides kFirstDifference kRunCopy kPoison kReplay kReplayEnd.
+// kReplayStepChecks kReplayOutputsV1 kReplayArenaCheck kReplayEnd. Per-value
+// layouts: kHead kLayoutOps kInPlaceOps kCloneAndEagerOps, then kCanonicalStrides
+// kFirstDifference kRunCopy kPoison kReplay kReplayStepChecks kReplayOutputs
+// kReplayArenaCheck kReplayEnd.
 #pragma once
 
 namespace slicefuzz::export_python_text {
@@ -19,12 +21,16 @@ extern const char* const kCanonicalStridesV1;  // replay, version 1: canonical s
 extern const char* const kFirstDifference;  // replay: first_difference (both forms)
 extern const char* const kRunCopyV1;  // replay, version 1: run_copy
 extern const char* const kPoison;  // replay: poison (both forms)
-extern const char* const kReplayV1;  // replay, version 1: the lockstep loop (et_slice aliases only)
+extern const char* const kReplayV1;  // replay, version 1: the lockstep loop's op dispatch (et_slice aliases only)
+extern const char* const kReplayStepChecks;  // replay: after each op, poison what the plan frees, check what it keeps (both forms)
+extern const char* const kReplayOutputsV1;  // replay, version 1: the outputs' checks
+extern const char* const kReplayArenaCheck;  // replay: the arena-growth promise, return (both forms)
 extern const char* const kReplayEnd;  // replay: the verdict (both forms)
 extern const char* const kLayoutOps;  // per-value layouts: make_input, into, every view-copy op with its result's dim order
 extern const char* const kCloneAndEagerOps;  // per-value layouts: copy_ between dtypes, clone(t, dim_order), the eager ops
 extern const char* const kCanonicalStrides;  // replay, per-value layouts: canonical strides in a given dim order
 extern const char* const kRunCopy;  // replay, per-value layouts: COPY_OPS, run_copy, reads
-extern const char* const kReplay;  // replay, per-value layouts: the lockstep loop (every alias prim op)
+extern const char* const kReplay;  // replay, per-value layouts: the lockstep loop's op dispatch (every alias prim op)
+extern const char* const kReplayOutputs;  // replay, per-value layouts: the outputs' checks
 
 }  // namespace slicefuzz::export_python_text
