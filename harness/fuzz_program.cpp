@@ -25,6 +25,7 @@
 #include "generators/mutator.h"
 #include "harness/case_job.h"
 #include "harness/known.h"
+#include "harness/mutation_sources.h"
 #include "harness/runner.h"
 #include "harness/signature.h"
 #include "oracles/analysis.h"
@@ -41,6 +42,8 @@ const slicefuzz::Backend* g_backend = nullptr;
 int64_t g_budget = slicefuzz::kFuzzByteBudget;
 std::vector<slicefuzz::KnownFinding> g_known;
 uint64_t g_known_hits = 0;
+// What the mutator starts from, parsed once (harness/mutation_sources.h).
+slicefuzz::MutationSources* g_sources = nullptr;
 
 // Undefined behaviour inside an external system under test (ExecuTorch is built
 // with recoverable UBSan checks, backends/executorch/CMakeLists.txt): a report at
@@ -119,12 +122,23 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (!g_known.empty())
     std::fprintf(stderr, "fuzz_program: %zu known findings for backend %s\n", g_known.size(),
                  g_backend->name.c_str());
+  g_sources = new slicefuzz::MutationSources(g_budget);  // lives as long as the process
+  std::atexit([] {
+    const slicefuzz::MutationSources::Stats& s = g_sources->stats();
+    if (s.misses)
+      std::fprintf(stderr,
+                   "fuzz_program: mutation sources: %llu parsed, %llu read again, %llu mutants "
+                   "taken back unparsed\n",
+                   static_cast<unsigned long long>(s.misses), static_cast<unsigned long long>(s.hits),
+                   static_cast<unsigned long long>(s.printed_taken));
+  });
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   slicefuzz::ParseResult p = slicefuzz::parse_case(
       std::string_view(reinterpret_cast<const char*>(data), size), "fuzz-input", g_budget);
+  g_sources->ran(std::string_view(reinterpret_cast<const char*>(data), size), p.ok);
   if (!p.ok) return 0;  // not a program: nothing to compare (the parser was still fuzzed)
   // A known defect that would kill this process (ExecuTorch's SIGFPE) is
   // counted, not run: the campaign goes on (isolated runs still execute it).
@@ -173,14 +187,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return 0;
 }
 
+// Prints the mutant into libFuzzer's buffer and remembers it as the next source.
+size_t emit_mutant(const slicefuzz::Case& c, uint8_t* data, size_t max_size) {
+  std::string text = slicefuzz::print_case(c);
+  const size_t n = emit(text, data, max_size);
+  if (n) g_sources->printed(std::move(text), c);
+  return n;
+}
+
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,
                                           unsigned int seed) {
   std::mt19937_64 rng(seed);
-  slicefuzz::ParseResult p = slicefuzz::parse_case(
-      std::string_view(reinterpret_cast<const char*>(data), size), "fuzz-input", g_budget);
+  const std::optional<slicefuzz::Case>& source =
+      g_sources->parsed(std::string_view(reinterpret_cast<const char*>(data), size));
   slicefuzz::Case c;
-  if (p.ok) {
-    c = p.c;
+  if (source) {
+    c = *source;
   } else if (rng() % 2) {
     return LLVMFuzzerMutate(data, size, max_size);
   } else {
@@ -191,21 +213,26 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   // writes through views), since the mutator's op edits are copy-semantics ones.
   if (g_backend->eager_ops && rng() % 4 == 0) {
     c = slicefuzz::generate_case(seed, rng(), true);
-    size_t n = emit(slicefuzz::print_case(c), data, max_size);
+    size_t n = emit_mutant(c, data, max_size);
     return n ? n : LLVMFuzzerMutate(data, size, max_size);
   }
-  // Most mutants inside the backend's declared limits: a mutant outside them is
-  // retried (up to three times) except one time in ten, so refusals stay tested.
-  const slicefuzz::Case original = c;
-  for (int attempt = 0; attempt < 4; ++attempt) {
-    if (attempt) c = original;
+  if (!g_backend->outside_limits) {
     slicefuzz::mutate_case(c, rng, g_budget);
-    if (!g_backend->outside_limits || rng() % 10 == 0) break;
-    slicefuzz::ProgramInfo info;
-    slicefuzz::AnalysisError err;
-    if (slicefuzz::analyze(c, g_budget, info, err) && g_backend->outside_limits(c, info).empty()) break;
+  } else {
+    // Most mutants inside the backend's declared limits: a mutant outside them is
+    // retried (up to three times) except one time in ten, so refusals stay tested.
+    const slicefuzz::Case original = c;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      if (attempt) c = original;
+      slicefuzz::mutate_case(c, rng, g_budget);
+      if (rng() % 10 == 0) break;
+      slicefuzz::ProgramInfo info;
+      slicefuzz::AnalysisError err;
+      if (slicefuzz::analyze(c, g_budget, info, err) && g_backend->outside_limits(c, info).empty())
+        break;
+    }
   }
-  size_t n = emit(slicefuzz::print_case(c), data, max_size);
+  size_t n = emit_mutant(c, data, max_size);
   return n ? n : LLVMFuzzerMutate(data, size, max_size);
 }
 
@@ -213,11 +240,12 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1,
                                             const uint8_t* data2, size_t size2, uint8_t* out,
                                             size_t max_out_size, unsigned int seed) {
   std::mt19937_64 rng(seed);
-  auto a = slicefuzz::parse_case(std::string_view(reinterpret_cast<const char*>(data1), size1),
-                                 "a", g_budget);
-  auto b = slicefuzz::parse_case(std::string_view(reinterpret_cast<const char*>(data2), size2),
-                                 "b", g_budget);
-  if (!a.ok || !b.ok) return 0;
-  return emit(slicefuzz::print_case(slicefuzz::crossover_cases(a.c, b.c, rng, g_budget)), out,
-              max_out_size);
+  // Copies: the second lookup may start the cache again, invalidating the first.
+  const std::optional<slicefuzz::Case> a =
+      g_sources->parsed(std::string_view(reinterpret_cast<const char*>(data1), size1));
+  if (!a) return 0;
+  const std::optional<slicefuzz::Case>& b =
+      g_sources->parsed(std::string_view(reinterpret_cast<const char*>(data2), size2));
+  if (!b) return 0;
+  return emit_mutant(slicefuzz::crossover_cases(*a, *b, rng, g_budget), out, max_out_size);
 }
