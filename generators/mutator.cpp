@@ -184,34 +184,51 @@ void refit_to_layouts(Case& c, const Case* before) {
   }
 }
 
+namespace {
+// A program's names: at most kFuzzMaxInputs + kMaxOps of them, so a scan of a
+// short vector beats a std::set's node per name (repair runs on every mutant).
+struct NameList {
+  std::vector<std::string> names;
+  bool has(const std::string& n) const { return std::find(names.begin(), names.end(), n) != names.end(); }
+  bool add(const std::string& n) {  // false if it was there
+    if (has(n)) return false;
+    names.push_back(n);
+    return true;
+  }
+};
+}  // namespace
+
 void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   if (c.inputs.empty()) c.inputs.emplace_back();
   if (c.inputs.size() > kFuzzMaxInputs) c.inputs.resize(kFuzzMaxInputs);
-  std::set<std::string> input_names;
+  NameList defined;  // the inputs', then each defined value's
+  defined.names.reserve(c.inputs.size() + c.ops.size());
   for (InputDecl& in : c.inputs) {
-    if (in.name.empty() || in.name == "None" || input_names.count(in.name)) {
+    if (in.name.empty() || in.name == "None" || defined.has(in.name)) {
       in.name = "x";
-      for (int i = 1; input_names.count(in.name); ++i) in.name = "x" + std::to_string(i);
+      for (int i = 1; defined.has(in.name); ++i) in.name = "x" + std::to_string(i);
     }
-    input_names.insert(in.name);
+    defined.add(in.name);
     if (in.sizes.size() > static_cast<size_t>(kMaxCaseRank)) in.sizes.resize(kMaxCaseRank);
     // Sizes past 2^20 only beside a 0 (no bytes; lengths past int32 on purpose).
     const bool empty = std::count(in.sizes.begin(), in.sizes.end(), 0) > 0;
     for (int64_t& s : in.sizes)
       s = s < 0 ? 1 : std::min<int64_t>(s, empty ? int64_t{1} << 40 : int64_t{1} << 20);
-    std::vector<int> sorted = in.dim_order;
-    std::sort(sorted.begin(), sorted.end());
-    std::vector<int> iota(in.sizes.size());
-    std::iota(iota.begin(), iota.end(), 0);
-    if (!in.dim_order.empty() && sorted != iota) in.dim_order.clear();
+    // A dim order must be a permutation of 0..rank-1; anything else is dropped.
+    bool permutation = in.dim_order.size() == in.sizes.size();
+    if (permutation) {
+      std::vector<int> sorted = in.dim_order;
+      std::sort(sorted.begin(), sorted.end());
+      for (size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == static_cast<int>(i);
+    }
+    if (!in.dim_order.empty() && !permutation) in.dim_order.clear();
   }
   if (c.ops.size() > std::min(max_ops, kMaxOps)) c.ops.resize(std::min(max_ops, kMaxOps));
-  std::set<std::string> defined = input_names;
   std::string last = c.inputs.back().name;
   for (Op& op : c.ops) {
     keep_printable(op);
     auto fix = [&](std::string& name) {
-      if (!defined.count(name)) name = last;
+      if (!defined.has(name)) name = last;
     };
     if (op.kind != OpKind::Add) fix(op.src);
     if (op.kind == OpKind::Add || op.kind == OpKind::Copy) fix(op.target);
@@ -221,19 +238,17 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
       continue;
     }
     op.target.clear();
-    if (op.result.empty() || op.result == "None" || defined.count(op.result)) {
-      Case probe = c;  // fresh_name looks at every result
-      op.result = fresh_name(probe);
-    }
-    defined.insert(op.result);
+    if (op.result.empty() || op.result == "None" || defined.has(op.result))
+      op.result = fresh_name(c);  // looks at every result (this op's too: it is replaced)
+    defined.add(op.result);
     last = op.result;
   }
   std::vector<std::string> outputs;
-  std::set<std::string> listed;
   for (const std::string& o : c.outputs)
-    if (defined.count(o) && listed.insert(o).second) outputs.push_back(o);
+    if (defined.has(o) && std::find(outputs.begin(), outputs.end(), o) == outputs.end())
+      outputs.push_back(o);
   if (outputs.empty()) outputs.push_back(last);
-  c.outputs = outputs;
+  c.outputs = std::move(outputs);
   canonicalize(c);
   // Shrink the inputs until every tensor fits the budget (every op's result holds
   // at most its source's elements, so this converges): the biggest size of any

@@ -43,12 +43,17 @@ InputDecl& some_input(Case& c, Rng& rng) {
 }
 
 std::string fresh_name(const Case& c) {
-  std::set<std::string> used;
-  for (const InputDecl& in : c.inputs) used.insert(in.name);
-  for (const Op& op : c.ops) used.insert(op.result);
+  // No set of the names: a program has a few dozen, and this runs per mutant.
+  auto used = [&c](const std::string& n) {
+    for (const InputDecl& in : c.inputs)
+      if (in.name == n) return true;
+    for (const Op& op : c.ops)
+      if (op.result == n) return true;
+    return false;
+  };
   for (int i = 0;; ++i) {
     std::string n = "t" + std::to_string(i);
-    if (!used.count(n)) return n;
+    if (!used(n)) return n;
   }
 }
 
