@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""bench/same_search.py OLD_FUZZ_PROGRAM NEW_FUZZ_PROGRAM [--runs N] [--seed S]
+
+Whether two fuzz_program builds make the same search: each runs libFuzzer's loop
+at the same seed for the same number of executions on a fresh copy of
+corpus/bench/, and the corpus files each writes (libFuzzer names a file by the
+SHA-1 of its contents) are compared. Equal sets mean the same mutants were made
+and the same ones found new coverage, so an exec/s ratio between the two builds
+compares the same work, and a change meant only to be faster (the mutator's
+caches, the judge's arithmetic) changed nothing the fuzzer does.
+
+A change inside the instrumented code (the system under test, the parser) can
+change coverage features and so the search, without being wrong: there, a
+difference is information, not a failure. Exit 0 when the corpora are equal,
+1 when they differ, 2 on a usage or run error.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def search(binary, seed, runs, corpus, work):
+    out = os.path.join(work, "corpus")
+    os.makedirs(out)
+    env = dict(os.environ, SLICEFUZZ_BACKEND=os.environ.get("SLICEFUZZ_BACKEND", "reference"),
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "quarantine_size_mb=64:malloc_context_size=5"))
+    log = os.path.join(work, "log")
+    with open(log, "w") as f:
+        rc = subprocess.call([binary, "-seed=%d" % seed, "-runs=%d" % runs,
+                              "-artifact_prefix=%s/" % work, out, corpus],
+                             stdout=f, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    if rc != 0:
+        sys.stderr.write("same_search: %s exited %d (log %s)\n" % (binary, rc, log))
+        sys.exit(2)
+    return set(os.listdir(out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("--runs", type=int, default=6000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--corpus", default=os.path.join(ROOT, "corpus", "bench"))
+    a = ap.parse_args()
+    for b in (a.old, a.new):
+        if not os.access(b, os.X_OK):
+            sys.exit("same_search: %s is not an executable" % b)
+    tmp = tempfile.mkdtemp(prefix="same-search-")
+    try:
+        found = []
+        for name, b in (("old", a.old), ("new", a.new)):
+            work = os.path.join(tmp, name)
+            os.makedirs(work)
+            found.append(search(b, a.seed, a.runs, a.corpus, work))
+        old, new = found
+        print("seed %d, %d runs: old wrote %d corpus files, new %d; only old %d, only new %d"
+              % (a.seed, a.runs, len(old), len(new), len(old - new), len(new - old)))
+        print("same search" if old == new else "different search")
+        return 0 if old == new else 1
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
