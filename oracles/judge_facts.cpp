@@ -177,6 +177,9 @@ struct Float16Format {
     const uint16_t inf = static_cast<uint16_t>(((1u << exponent_bits) - 1) << mantissa_bits);
     if (a >= overflow_at) return sign | inf;
     size_t hi = std::lower_bound(positives.begin(), positives.end(), a) - positives.begin();
+    // Above the largest finite value but below overflow_at: nearer the largest
+    // than infinity (there is no table entry above it to compare with).
+    if (hi == positives.size()) return sign | static_cast<uint16_t>(hi - 1);
     if (positives[hi] != a) {
       const double below = a - positives[hi - 1], above = positives[hi] - a;
       if (below < above || (below == above && (hi - 1) % 2 == 0)) --hi;
