@@ -127,14 +127,18 @@ inline void copy_element(uint8_t* dst, const uint8_t* src, size_t es) {
   }
 }
 
-// row_major[i] = storage[p] for every element (i, p) of the strided view; a
-// row of stride 1 is one block.
+// A row of stride 1 and at least this many bytes is copied as one block; a
+// shorter one element by element (under ASan a memcpy of variable size is a
+// checked call, an element copy two inline-checked moves).
+constexpr size_t kBlockBytes = 64;
+
+// row_major[i] = storage[p] for every element (i, p) of the strided view.
 void read_view(const uint8_t* storage, int64_t offset, const std::vector<int64_t>& sizes,
                const std::vector<int64_t>& strides, size_t es, uint8_t* row_major) {
   for_each_row(offset, sizes, strides, [&](int64_t i, int64_t p, int64_t n, int64_t step) {
     uint8_t* to = row_major + static_cast<size_t>(i) * es;
     const uint8_t* from = storage + static_cast<size_t>(p) * es;
-    if (step == 1) {
+    if (step == 1 && static_cast<size_t>(n) * es >= kBlockBytes) {
       std::memcpy(to, from, static_cast<size_t>(n) * es);
       return;
     }
@@ -149,7 +153,7 @@ void write_view(const uint8_t* row_major, int64_t offset, const std::vector<int6
   for_each_row(offset, sizes, strides, [&](int64_t i, int64_t p, int64_t n, int64_t step) {
     const uint8_t* from = row_major + static_cast<size_t>(i) * es;
     uint8_t* to = storage + static_cast<size_t>(p) * es;
-    if (step == 1) {
+    if (step == 1 && static_cast<size_t>(n) * es >= kBlockBytes) {
       std::memcpy(to, from, static_cast<size_t>(n) * es);
       return;
     }
