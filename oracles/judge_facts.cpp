@@ -149,18 +149,43 @@ void store(uint8_t* p, T v) {
 // 16-bit floats by their value tables, not by bit tricks: decode is the IEEE
 // definition, encode picks the nearest finite value (ties to the even pattern)
 // by binary search. `mantissa_bits` is 10 for float16, 7 for bfloat16.
+//
+// Both run per element of every float16/bfloat16 add_, so both are cached:
+// decode is a table of all 65536 patterns, filled from the definition; encode
+// binary-searches only the part of the table a float's bucket can land in.
 struct Float16Format {
   int exponent_bits, mantissa_bits;
-  uint16_t nan;
+  uint16_t nan, inf;
   std::vector<double> positives;  // value of each positive finite pattern, ascending
   double overflow_at;             // at or above: infinity
+  std::vector<float> decoded;     // decode(b) for every pattern b, as a float
+  // first_at_or_above[key] = lower_bound(positives, bucket_floor(key)) for every
+  // bucket key 0..0x7F80, where key = (bits of a positive float) >> 16 and
+  // bucket_floor(key) = the float whose bits are key << 16 (0x7F80: +inf).
+  std::vector<uint32_t> first_at_or_above;
 
-  Float16Format(int e, int m, uint16_t nan_bits) : exponent_bits(e), mantissa_bits(m), nan(nan_bits) {
-    const uint16_t inf = static_cast<uint16_t>(((1u << e) - 1) << m);
+  Float16Format(int e, int m, uint16_t nan_bits)
+      : exponent_bits(e), mantissa_bits(m), nan(nan_bits),
+        inf(static_cast<uint16_t>(((1u << e) - 1) << m)) {
     for (uint32_t b = 0; b < inf; ++b) positives.push_back(decode(static_cast<uint16_t>(b)));
     const double max = positives.back(), ulp = max - positives[positives.size() - 2];
     overflow_at = max + ulp / 2;  // the tie goes to the even pattern: infinity
+    for (uint32_t b = 0; b <= 0xFFFF; ++b)
+      decoded.push_back(static_cast<float>(decode(static_cast<uint16_t>(b))));
+    for (uint32_t key = 0; key <= kInfKey; ++key) {
+      const double floor = bucket_floor(key);
+      first_at_or_above.push_back(static_cast<uint32_t>(
+          std::lower_bound(positives.begin(), positives.end(), floor) - positives.begin()));
+    }
   }
+  static constexpr uint32_t kInfKey = 0x7F80;  // the bucket key of +inf
+  static double bucket_floor(uint32_t key) {
+    const uint32_t bits = key << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+  // The definition (builds the tables).
   double decode(uint16_t b) const {
     const int bias = (1 << (exponent_bits - 1)) - 1;
     const uint32_t exp = (b >> mantissa_bits) & ((1u << exponent_bits) - 1);
@@ -174,9 +199,24 @@ struct Float16Format {
     if (std::isnan(f)) return nan;
     const uint16_t sign = std::signbit(f) ? 0x8000 : 0;
     const double a = std::fabs(static_cast<double>(f));
-    const uint16_t inf = static_cast<uint16_t>(((1u << exponent_bits) - 1) << mantissa_bits);
     if (a >= overflow_at) return sign | inf;
-    size_t hi = std::lower_bound(positives.begin(), positives.end(), a) - positives.begin();
+    // lower_bound(positives, a) over the whole table, searched in a narrower
+    // range with the same answer: positive floats order as their bits, so with
+    // key = bits(|f|) >> 16 (finite here: key < kInfKey),
+    // bucket_floor(key) <= a < bucket_floor(key + 1). lower_bound is monotone
+    // in its argument, so the whole-table answer lies in [lo, end] below; every
+    // entry before lo is < bucket_floor(key) <= a and the entry at end (if any)
+    // is >= bucket_floor(key + 1) > a, so the first entry >= a in [lo, end), or
+    // end when there is none, is exactly the whole-table answer.
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    const uint32_t key = (bits & 0x7FFFFFFFu) >> 16;
+    const auto lo = positives.begin() + first_at_or_above[key];
+    const auto end = positives.begin() + first_at_or_above[key + 1];
+    size_t hi = std::lower_bound(lo, end, a) - positives.begin();
+    // Above the largest finite value but below overflow_at: nearer the largest
+    // than infinity (there is no table entry above it to compare with).
+    if (hi == positives.size()) return sign | static_cast<uint16_t>(hi - 1);
     if (positives[hi] != a) {
       const double below = a - positives[hi - 1], above = positives[hi] - a;
       if (below < above || (below == above && (hi - 1) % 2 == 0)) --hi;
@@ -193,16 +233,16 @@ const Float16Format& bfloat16_format() {
   static const Float16Format f(8, 7, 0x7FC0);
   return f;
 }
+const Float16Format& format16(ScalarType t) {
+  return t == ScalarType::Half ? half_format() : bfloat16_format();
+}
 
-uint16_t encode16(ScalarType t, float f) {
-  const Float16Format& fmt = t == ScalarType::Half ? half_format() : bfloat16_format();
+// encode16 with the format looked up once (per element of a whole add_).
+uint16_t encode_with(const Float16Format& fmt, ScalarType t, float f) {
   uint16_t b = fmt.encode(f);
   // c10::Half keeps the sign of a NaN; c10::BFloat16 does not.
   if (std::isnan(f) && t == ScalarType::Half && std::signbit(f)) b |= 0x8000;
   return b;
-}
-float decode16(ScalarType t, uint16_t b) {
-  return static_cast<float>((t == ScalarType::Half ? half_format() : bfloat16_format()).decode(b));
 }
 
 template <typename T>
@@ -216,6 +256,9 @@ void add_modular(uint8_t* p, int64_t k) {
 }
 
 }  // namespace
+
+uint16_t encode16(ScalarType t, float f) { return encode_with(format16(t), t, f); }
+float decode16(ScalarType t, uint16_t b) { return format16(t).decoded[b]; }
 
 void fill_element(ScalarType t, int64_t i, uint8_t* dst) {
   switch (t) {
@@ -234,23 +277,38 @@ void fill_element(ScalarType t, int64_t i, uint8_t* dst) {
   }
 }
 
-void add_to_element(ScalarType t, uint8_t* p, int64_t k) {
+void add_to_element(ScalarType t, uint8_t* p, int64_t k) { add_to_elements(t, p, 1, k); }
+
+void add_to_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
+  // One switch per call, then a loop of the element's rule (an add_ over n elements).
+  const int64_t es = static_cast<int64_t>(element_size(t));
+  const auto each = [&](auto add_one) {
+    for (int64_t e = 0; e < n; ++e) add_one(p + e * es);
+  };
   switch (t) {
-    case ScalarType::Bool: store<uint8_t>(p, (load<uint8_t>(p) != 0) != ((k % 2) != 0)); return;
-    case ScalarType::Byte: return add_modular<uint8_t>(p, k);
-    case ScalarType::Char: return add_modular<int8_t>(p, k);
-    case ScalarType::Short: return add_modular<int16_t>(p, k);
-    case ScalarType::Int: return add_modular<int32_t>(p, k);
-    case ScalarType::Long: return add_modular<int64_t>(p, k);
+    case ScalarType::Bool:
+      return each([&](uint8_t* q) {
+        store<uint8_t>(q, (load<uint8_t>(q) != 0) != ((k % 2) != 0));
+      });
+    case ScalarType::Byte: return each([&](uint8_t* q) { add_modular<uint8_t>(q, k); });
+    case ScalarType::Char: return each([&](uint8_t* q) { add_modular<int8_t>(q, k); });
+    case ScalarType::Short: return each([&](uint8_t* q) { add_modular<int16_t>(q, k); });
+    case ScalarType::Int: return each([&](uint8_t* q) { add_modular<int32_t>(q, k); });
+    case ScalarType::Long: return each([&](uint8_t* q) { add_modular<int64_t>(q, k); });
     case ScalarType::Half:
     case ScalarType::BFloat16: {
-      const float kf = decode16(t, encode16(t, static_cast<float>(k)));
-      const float sum = decode16(t, load<uint16_t>(p)) + kf;
-      store<uint16_t>(p, encode16(t, sum));
-      return;
+      // k rounded to the dtype once: the same for every element.
+      const Float16Format& fmt = format16(t);
+      const float kf = fmt.decoded[encode_with(fmt, t, static_cast<float>(k))];
+      return each([&](uint8_t* q) {
+        const float sum = fmt.decoded[load<uint16_t>(q)] + kf;
+        store<uint16_t>(q, encode_with(fmt, t, sum));
+      });
     }
-    case ScalarType::Float: store<float>(p, load<float>(p) + static_cast<float>(k)); return;
-    case ScalarType::Double: store<double>(p, load<double>(p) + static_cast<double>(k)); return;
+    case ScalarType::Float:
+      return each([&](uint8_t* q) { store<float>(q, load<float>(q) + static_cast<float>(k)); });
+    case ScalarType::Double:
+      return each([&](uint8_t* q) { store<double>(q, load<double>(q) + static_cast<double>(k)); });
   }
 }
 

@@ -71,9 +71,17 @@ std::optional<int64_t> tensor_bytes(const std::vector<int64_t>& sizes, ScalarTyp
 
 // The documented input fill (README, DESIGN 4): the element at row-major index i.
 void fill_element(ScalarType t, int64_t i, uint8_t* dst);
+// float16 (Half) and bfloat16 (BFloat16) by value tables: encode16 rounds a float
+// to the nearest finite value (ties to the even pattern; at or above the midpoint
+// past the largest finite: infinity; NaN: the dtype's NaN, float16 keeping the
+// sign as c10::Half does); decode16 is the IEEE value of a pattern.
+uint16_t encode16(ScalarType t, float f);
+float decode16(ScalarType t, uint16_t bits);
 // add_(x, k) on one element: integers wrap, bool flips on odd k, float16/bfloat16
 // add in float with k rounded float -> dtype, as torch does.
 void add_to_element(ScalarType t, uint8_t* elem, int64_t k);
+// The same on n contiguous elements from `first` (k is rounded to the dtype once).
+void add_to_elements(ScalarType t, uint8_t* first, int64_t n, int64_t k);
 bool same_element(ScalarType t, const uint8_t* a, const uint8_t* b);
 double element_value(ScalarType t, const uint8_t* elem);
 std::string element_text(ScalarType t, const uint8_t* elem);

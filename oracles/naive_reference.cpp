@@ -9,9 +9,10 @@
 // value's own dim order (info.values[v].dim_order, by the stride rule); a view
 // (slice, select) is a new window onto its source's storage, so add_ and copy_
 // through any window are seen by all. Values are compared logically (row-major).
-// Reads and writes walk a window's element positions one by one; a window whose
-// positions are just 0..n-1 in order (a whole row-major storage) moves as one
-// block, the same elements in the same order.
+// Reads and writes walk a window's element positions row by row, in row-major
+// order (for_each_row); a row of consecutive positions, and a window whose
+// positions are just 0..n-1 in order (a whole row-major storage), moves as one
+// block: the same elements in the same order.
 //
 // A view-copy op's value is the judge's view of the op (op_view) taken over the
 // source's logical elements, gathered element by element: the same strided-view
@@ -47,35 +48,62 @@ int64_t numel_of(const std::vector<int64_t>& sizes) {
   return n;
 }
 
-// Calls f(i, p) for every logical element of the strided view (offset, sizes,
-// strides) in row-major order: i its row-major index, p its element index in
-// the storage. An odometer over the view's indices that keeps p up to date as
-// it turns (one add per element, a carry resets a digit), element by element as
-// before, without a vector of positions per read or write.
+// Calls row(i, p, n, stride) for every row of the strided view (offset, sizes,
+// strides), rows in row-major order: the view's logical elements i, i+1, ...,
+// i+n-1 (row-major indices) lie at storage element positions p, p + stride, ...,
+// p + (n-1)*stride. An odometer over the view's outer indices that keeps p up to
+// date as it turns (one add per row, a carry resets a digit); the elements of a
+// row need no carry check.
+//
+// The rows are as long as the view allows: first the dims are coalesced, which
+// keeps every (i, position) pair and their order. A dim of size 1 drops out (its
+// index is always 0, so it moves neither i nor p). Dims k (outer) and k+1 (inner)
+// with strides[k] == strides[k+1] * sizes[k+1] visit, in row-major order, the
+// positions q + j * strides[k+1] for j = 0 .. sizes[k]*sizes[k+1]-1: one dim of
+// the product size with the inner stride.
 template <typename F>
-void for_each_position(int64_t offset, const std::vector<int64_t>& sizes,
-                       const std::vector<int64_t>& strides, F&& f) {
+void for_each_row(int64_t offset, const std::vector<int64_t>& sizes,
+                  const std::vector<int64_t>& strides, F&& row) {
   const int64_t total = numel_of(sizes);
   if (total == 0) return;
   const size_t r = sizes.size();
-  int64_t small[32] = {};
-  std::vector<int64_t> large(r > 32 ? r : 0, 0);
-  int64_t* idx = r > 32 ? large.data() : small;
+  int64_t small[3 * 32];
+  std::vector<int64_t> large(r > 32 ? 3 * r : 0);
+  int64_t* size = r > 32 ? large.data() : small;  // coalesced dims, innermost first
+  int64_t* stride = size + (r > 32 ? r : 32);
+  int64_t* idx = stride + (r > 32 ? r : 32);
+  size_t m = 0;
+  for (size_t k = r; k-- > 0;) {
+    if (sizes[k] == 1) continue;
+    int64_t continued;  // the stride that continues the dim below (no merge on overflow)
+    if (m > 0 && !__builtin_mul_overflow(stride[m - 1], size[m - 1], &continued) &&
+        strides[k] == continued) {
+      size[m - 1] *= sizes[k];  // <= total
+      continue;
+    }
+    size[m] = sizes[k];
+    stride[m] = strides[k];
+    idx[m] = 0;
+    ++m;
+  }
+  if (m == 0) return row(0, offset, 1, 1);  // one element
   int64_t p = offset;
-  for (int64_t flat = 0; flat < total; ++flat) {
-    f(flat, p);
-    for (size_t k = r; k-- > 0;) {
-      if (++idx[k] < sizes[k]) {
-        p += strides[k];
+  for (int64_t i = 0;;) {
+    row(i, p, size[0], stride[0]);
+    i += size[0];
+    if (i == total) return;
+    for (size_t k = 1; k < m; ++k) {
+      if (++idx[k] < size[k]) {
+        p += stride[k];
         break;
       }
       idx[k] = 0;
-      p -= (sizes[k] - 1) * strides[k];
+      p -= (size[k] - 1) * stride[k];
     }
   }
 }
 
-// Whether for_each_position would visit positions 0, 1, ..., n-1 in order: the
+// Whether for_each_row would visit positions 0, 1, ..., n-1 in order: the
 // view starts at element 0 and every dim with more than one element has the
 // row-major stride (a fresh row-major storage, read or written whole).
 bool positions_are_identity(int64_t offset, const std::vector<int64_t>& sizes,
@@ -99,6 +127,41 @@ inline void copy_element(uint8_t* dst, const uint8_t* src, size_t es) {
   }
 }
 
+// A row of stride 1 and at least this many bytes is copied as one block; a
+// shorter one element by element (under ASan a memcpy of variable size is a
+// checked call, an element copy two inline-checked moves).
+constexpr size_t kBlockBytes = 64;
+
+// row_major[i] = storage[p] for every element (i, p) of the strided view.
+void read_view(const uint8_t* storage, int64_t offset, const std::vector<int64_t>& sizes,
+               const std::vector<int64_t>& strides, size_t es, uint8_t* row_major) {
+  for_each_row(offset, sizes, strides, [&](int64_t i, int64_t p, int64_t n, int64_t step) {
+    uint8_t* to = row_major + static_cast<size_t>(i) * es;
+    const uint8_t* from = storage + static_cast<size_t>(p) * es;
+    if (step == 1 && static_cast<size_t>(n) * es >= kBlockBytes) {
+      std::memcpy(to, from, static_cast<size_t>(n) * es);
+      return;
+    }
+    for (int64_t j = 0; j < n; ++j, to += es)
+      copy_element(to, from + static_cast<size_t>(j * step) * es, es);
+  });
+}
+
+// storage[p] = row_major[i] for every element (i, p) of the strided view.
+void write_view(const uint8_t* row_major, int64_t offset, const std::vector<int64_t>& sizes,
+                const std::vector<int64_t>& strides, size_t es, uint8_t* storage) {
+  for_each_row(offset, sizes, strides, [&](int64_t i, int64_t p, int64_t n, int64_t step) {
+    const uint8_t* from = row_major + static_cast<size_t>(i) * es;
+    uint8_t* to = storage + static_cast<size_t>(p) * es;
+    if (step == 1 && static_cast<size_t>(n) * es >= kBlockBytes) {
+      std::memcpy(to, from, static_cast<size_t>(n) * es);
+      return;
+    }
+    for (int64_t j = 0; j < n; ++j, from += es)
+      copy_element(to + static_cast<size_t>(j * step) * es, from, es);
+  });
+}
+
 // The elements of `src` (row-major logical elements) that the strided view
 // (offset, sizes, strides) over them selects, row-major.
 TensorValue gather(const TensorValue& src, int64_t offset, const std::vector<int64_t>& sizes,
@@ -108,9 +171,7 @@ TensorValue gather(const TensorValue& src, int64_t offset, const std::vector<int
   out.sizes = sizes;
   const size_t es = element_size(src.dtype);
   out.bytes.resize(static_cast<size_t>(numel_of(sizes)) * es);
-  for_each_position(offset, sizes, strides, [&](int64_t i, int64_t p) {
-    copy_element(&out.bytes[static_cast<size_t>(i) * es], &src.bytes[static_cast<size_t>(p) * es], es);
-  });
+  read_view(src.bytes.data(), offset, sizes, strides, es, out.bytes.data());
   return out;
 }
 
@@ -150,9 +211,7 @@ class Memory {
       if (!v.bytes.empty()) std::memcpy(v.bytes.data(), s.bytes.data(), v.bytes.size());
       return;
     }
-    for_each_position(w.offset, w.sizes, w.strides, [&](int64_t i, int64_t p) {
-      copy_element(&v.bytes[static_cast<size_t>(i) * es], &s.bytes[static_cast<size_t>(p) * es], es);
-    });
+    read_view(s.bytes.data(), w.offset, w.sizes, w.strides, es, v.bytes.data());
   }
   void write(const Window& w, const std::vector<uint8_t>& row_major) {
     Storage& s = storages_[w.storage];
@@ -162,9 +221,7 @@ class Memory {
       if (n) std::memcpy(s.bytes.data(), row_major.data(), n);
       return;
     }
-    for_each_position(w.offset, w.sizes, w.strides, [&](int64_t i, int64_t p) {
-      copy_element(&s.bytes[static_cast<size_t>(p) * es], &row_major[static_cast<size_t>(i) * es], es);
-    });
+    write_view(row_major.data(), w.offset, w.sizes, w.strides, es, s.bytes.data());
   }
 
  private:
@@ -172,8 +229,7 @@ class Memory {
 };
 
 void add_all(TensorValue& v, int64_t k) {
-  const size_t es = element_size(v.dtype);
-  for (int64_t e = 0; e < v.numel(); ++e) judge::add_to_element(v.dtype, v.bytes.data() + e * es, k);
+  judge::add_to_elements(v.dtype, v.bytes.data(), v.numel(), k);
 }
 
 class NaiveReference {

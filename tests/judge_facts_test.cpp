@@ -124,6 +124,21 @@ TEST(JudgeFacts, ReducedFloatAddMatchesTorch) {
   EXPECT_EQ(judge::element_text(ScalarType::BFloat16, e), "258");
 }
 
+// Sums above the largest finite float16 (65504) but below 65520, the midpoint to
+// the next power of two, round down to 65504; 65520 itself ties to infinity.
+TEST(JudgeFacts, HalfSumJustAboveTheLargestFiniteRoundsDown) {
+  uint8_t e[8];
+  judge::fill_element(ScalarType::Half, 1980, e);  // (1980 - 1019) / 2 = 480.5
+  judge::add_to_element(ScalarType::Half, e, 65024);  // 65504.5
+  EXPECT_EQ(as16(e), 0x7BFF);
+  judge::fill_element(ScalarType::Half, 2010, e);  // 495.5: 65519.5
+  judge::add_to_element(ScalarType::Half, e, 65024);
+  EXPECT_EQ(as16(e), 0x7BFF);
+  judge::fill_element(ScalarType::Half, 2011, e);  // 496: 65520
+  judge::add_to_element(ScalarType::Half, e, 65024);
+  EXPECT_EQ(as16(e), 0x7C00);
+}
+
 TEST(JudgeFacts, IntegersWrapAndBoolAddsModuloTwo) {
   uint8_t e[8];
   judge::fill_element(ScalarType::Byte, 250, e);
