@@ -309,6 +309,8 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
 
   // The rewrite path: decisions, plan, then execution on the poisoned arena.
   RewritePlan rewrite = backend.pass(c, info);
+  report.rules.reserve(rewrite.decisions.size());
+  report.decided.reserve(rewrite.decisions.size());
   for (const SliceDecision& d : rewrite.decisions) {
     report.rewritten += d.alias;
     report.rules.push_back(d.rule);

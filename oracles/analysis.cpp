@@ -152,7 +152,9 @@ bool analyze(const Case& c, int64_t budget, ProgramInfo& info, AnalysisError& er
         return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
     } else if (op.kind == OpKind::Copy) {
       why = judge::copy_dtype_error(info.values[oi.target].dtype, info.values[oi.src].dtype);
-      if (why.empty()) why = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
+      // Layouts are built (four vector copies) only for the error's words.
+      if (why.empty() && info.values[oi.target].sizes != info.values[oi.src].sizes)
+        why = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
     }
     if (!why.empty()) {
       info.failing_op = ki;
