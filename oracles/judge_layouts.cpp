@@ -33,6 +33,16 @@ std::vector<int> order_without(const std::vector<int>& order, const std::vector<
   return out;
 }
 
+// `dst = src` that keeps dst's buffer (a move-assign would take src's, or none
+// when src is empty): the into-variants below fill vectors kept across cases
+// (LayoutQuery, the naive reference's scratch views), whose heap blocks then stay
+// the same from case to case and libFuzzer's malloc/free balance after a run sees
+// no possible leak to execute again (issue 11).
+template <class T>
+void keep_capacity_assign(std::vector<T>& dst, const std::vector<T>& src) {
+  dst.assign(src.begin(), src.end());
+}
+
 int64_t numel_of(const std::vector<int64_t>& sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) n *= s;  // callers hold sizes whose bytes fit the budget
@@ -175,7 +185,7 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       if (!r.error.empty()) return;
       const int d = dim_index(rank, op.dim);
       r.layout.sizes.erase(r.layout.sizes.begin() + d);
-      r.layout.dim_order = order_without(in.dim_order, {d});
+      keep_capacity_assign(r.layout.dim_order, order_without(in.dim_order, {d}));
       return;
     }
     case OpKind::SqueezeCopy: {
@@ -193,7 +203,7 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       std::sort(removed.begin(), removed.end());
       for (size_t k = removed.size(); k-- > 0;)
         r.layout.sizes.erase(r.layout.sizes.begin() + removed[k]);
-      r.layout.dim_order = order_without(in.dim_order, removed);
+      keep_capacity_assign(r.layout.dim_order, order_without(in.dim_order, removed));
       return;
     }
     case OpKind::UnsqueezeCopy: {
@@ -215,7 +225,7 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       auto sizes = view_sizes(numel_of(in.sizes), op.ints, r.error);
       if (!sizes) return;
       r.layout.sizes = *sizes;
-      r.layout.dim_order = identity_order(static_cast<int>(sizes->size()));
+      keep_capacity_assign(r.layout.dim_order, identity_order(static_cast<int>(sizes->size())));
       return;
     }
     case OpKind::Add:
@@ -291,10 +301,10 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
     }
     case OpKind::ViewCopy: {
       std::string why;
-      v.sizes = *view_sizes(numel_of(src.sizes), op.ints, why);
+      keep_capacity_assign(v.sizes, *view_sizes(numel_of(src.sizes), op.ints, why));
       std::optional<std::vector<int64_t>> strides = view_strides(src.sizes, src.strides, v.sizes);
       if (!strides) return false;
-      v.strides = std::move(*strides);
+      keep_capacity_assign(v.strides, *strides);
       return true;
     }
     case OpKind::Clone:

@@ -1,5 +1,7 @@
 #include "oracles/values.h"
 
+#include <array>
+
 #include "oracles/judge_facts.h"
 
 namespace slicefuzz {
@@ -10,24 +12,34 @@ TensorValue make_input_value(ScalarType dtype, const std::vector<int64_t>& sizes
 
 const TensorValue& cached_input_value(ScalarType dtype, const std::vector<int64_t>& sizes,
                                       int64_t first) {
-  // Every path of a case (and its shadow) asks for the same inputs: keep the last few.
+  // Every path of a case (and its shadow) asks for the same inputs: keep the last
+  // few (a case of 3 inputs and its shadow fit). A miss overwrites the oldest slot
+  // in place, its vectors keeping their capacity: the cache's heap blocks stay the
+  // same from case to case, so libFuzzer's malloc/free balance after a run does
+  // not see a cache refill as a possible leak and execute the input again (issue
+  // 11: this cache was most of those re-executions).
   struct Cached {
-    int64_t first;
+    bool filled = false;
+    int64_t first = 0;
     TensorValue value;
   };
-  thread_local std::vector<Cached> cache;
+  constexpr size_t kSlots = 8;
+  thread_local std::array<Cached, kSlots> cache;
+  thread_local size_t oldest = 0;
   for (const Cached& c : cache)
-    if (c.first == first && c.value.dtype == dtype && c.value.sizes == sizes) return c.value;
-  TensorValue v;
+    if (c.filled && c.first == first && c.value.dtype == dtype && c.value.sizes == sizes) return c.value;
+  Cached& slot = cache[oldest];
+  oldest = (oldest + 1) % kSlots;
+  TensorValue& v = slot.value;
+  slot.filled = true;
+  slot.first = first;
   v.dtype = dtype;
-  v.sizes = sizes;
+  v.sizes.assign(sizes.begin(), sizes.end());
   const size_t es = element_size(dtype);
   const int64_t n = v.numel();
   v.bytes.resize(static_cast<size_t>(n) * es);
   for (int64_t i = 0; i < n; ++i) judge::fill_element(dtype, first + i, v.bytes.data() + i * es);
-  if (cache.size() >= 8) cache.erase(cache.begin());  // a case of 3 inputs and its shadow fit
-  cache.push_back({first, std::move(v)});
-  return cache.back().value;
+  return v;
 }
 
 std::vector<int64_t> input_fill_starts(const ProgramInfo& info) {
