@@ -6,8 +6,8 @@
 
 Each malloc is charged to the first stack frame in this repository's sources
 (not build/). libFuzzer executes an input a second time when its mallocs and
-frees differ (the first execution of an input fills a cache, e.g. the input
-fill's), so only the last traced execution of each file is counted: the steady
+frees differ (a first execution can fill a kept cache; tests/heap_balance_test
+holds warm runs to balance), so only the last traced execution of each file is counted: the steady
 state a fuzzing run sees. Also printed, for comparison with older notes: every
 traced malloc divided by the number of files.
 """
