@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "generators/mutator_util.h"
@@ -271,13 +272,15 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
 }
 
 bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget) {
-  const Case before = c;
+  // The case before the mutation, for refitting only (a copy per attempt otherwise).
+  std::optional<Case> before;
+  if (m.refits) before = c;
   if (!m.apply(c, rng)) return false;
   repair_case(c, byte_budget, kFuzzMaxOps);
   if (m.refits && chance(rng, kRefitPercent)) {
     // Mostly leave the ops that failed before the mutation failing; sometimes
     // refit them too, so that a chain of mutations does not stay stuck on one.
-    refit_to_layouts(c, chance(rng, kRefitOldFailuresPercent) ? nullptr : &before);
+    refit_to_layouts(c, chance(rng, kRefitOldFailuresPercent) ? nullptr : &*before);
     repair_case(c, byte_budget, kFuzzMaxOps);
   }
   return true;
