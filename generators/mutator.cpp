@@ -289,10 +289,13 @@ bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget)
 void mutate_case(Case& c, Rng& rng, int64_t byte_budget) {
   const std::vector<CaseMutator>& table = case_mutators();
   const int n = 1 + static_cast<int>(below(rng, 3));
-  for (int i = 0; i < n; ++i)
-    for (int attempt = 0; attempt < kTriesPerMutation; ++attempt)
-      if (apply_mutator(table[below(rng, table.size())], c, rng, byte_budget)) break;
-  repair_case(c, byte_budget, kFuzzMaxOps);
+  bool repaired = false;  // by the last mutation's own repair (repair is idempotent)
+  for (int i = 0; i < n; ++i) {
+    repaired = false;
+    for (int attempt = 0; attempt < kTriesPerMutation && !repaired; ++attempt)
+      repaired = apply_mutator(table[below(rng, table.size())], c, rng, byte_budget);
+  }
+  if (!repaired) repair_case(c, byte_budget, kFuzzMaxOps);
 }
 
 Case crossover_cases(const Case& a, const Case& b, Rng& rng, int64_t byte_budget) {

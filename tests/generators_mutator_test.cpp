@@ -243,6 +243,22 @@ TEST(Mutator, MutateCaseChainsStayWellFormed) {
   EXPECT_GE(version2, steps / 2);
 }
 
+// mutate_case skips its final repair when the last mutation repaired the case:
+// that relies on repair leaving a repaired case as it is.
+TEST(Mutator, RepairIsIdempotentOnMutants) {
+  std::mt19937_64 rng(5);
+  int steps = 0;
+  for (Case c : starting_cases(40)) {
+    for (int step = 0; step < 20; ++step, ++steps) {
+      mutate_case(c, rng);
+      Case again = c;
+      repair_case(again, kFuzzByteBudget, kFuzzMaxOps);
+      ASSERT_TRUE(again == c) << print_case(c) << "\nrepaired again:\n" << print_case(again);
+    }
+  }
+  EXPECT_EQ(steps, 800);
+}
+
 TEST(Mutator, CrossoverStaysWellFormed) {
   std::mt19937_64 rng(5);
   const std::vector<Case> cases = starting_cases(80);
