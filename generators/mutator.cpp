@@ -144,7 +144,7 @@ void refit_to_layouts(Case& c, const Case* before) {
   // The ops that failed in `before`, by result name: left as they are.
   std::set<std::string> failed;
   if (before) {
-    ProgramInfo info;
+    thread_local ProgramInfo info;  // kept: the analysis refills it without allocating
     AnalysisError err;
     if (analyze(*before, int64_t{1} << 62, info, err) && info.failing_op >= 0)
       for (size_t k = info.failing_op; k < before->ops.size(); ++k)
@@ -254,8 +254,8 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
   // Shrink the inputs until every tensor fits the budget (every op's result holds
   // at most its source's elements, so this converges): the biggest size of any
   // input first (the first input's among equals).
+  thread_local ProgramInfo info;  // kept: the analysis refills it without allocating
   for (int round = 0; round < 200; ++round) {
-    ProgramInfo info;
     AnalysisError err;
     if (analyze(c, byte_budget, info, err)) return;
     int64_t* biggest = nullptr;

@@ -23,7 +23,7 @@ std::vector<std::string> defined_before(const Case& c, size_t k) {
 }
 
 std::optional<judge::Layout> layout_of(const Case& c, const std::string& name) {
-  ProgramInfo info;
+  thread_local ProgramInfo info;  // kept: the analysis refills it without allocating
   AnalysisError err;
   if (analyze(c, int64_t{1} << 62, info, err))
     for (const ValueInfo& v : info.values)
