@@ -150,17 +150,36 @@ void refit_to_layouts(Case& c, const Case* before) {
       for (size_t k = info.failing_op; k < before->ops.size(); ++k)
         if (!before->ops[k].result.empty()) failed.insert(before->ops[k].result);
   }
-  std::vector<std::string> names;
-  std::vector<judge::Layout> layouts;
-  std::vector<ScalarType> dtypes;
+  // Kept between calls (this runs for every refitting mutant): the layouts'
+  // vectors keep their capacity. Names point into `c`, whose inputs and ops are
+  // not added or removed here.
+  thread_local std::vector<const std::string*> names;
+  thread_local std::vector<judge::Layout> layouts;
+  thread_local std::vector<ScalarType> dtypes;
+  thread_local judge::OpOutcome out;
+  names.clear();
+  dtypes.clear();
+  size_t n = 0;  // layouts[0 .. n-1] are this case's
+  auto define = [&](const std::string& name, const std::vector<int64_t>& sizes,
+                    const std::vector<int>& order, ScalarType dtype) {
+    if (n == layouts.size()) layouts.emplace_back();
+    layouts[n].sizes.assign(sizes.begin(), sizes.end());
+    layouts[n].dim_order.assign(order.begin(), order.end());
+    ++n;
+    names.push_back(&name);
+    dtypes.push_back(dtype);
+  };
   for (size_t i = 0; i < c.inputs.size(); ++i) {
-    names.push_back(c.inputs[i].name);
-    layouts.push_back(judge::Layout{c.inputs[i].sizes, c.inputs[i].effective_dim_order()});
-    dtypes.push_back(c.input_dtype(i));
+    const InputDecl& in = c.inputs[i];
+    if (in.dim_order.empty()) {
+      define(in.name, in.sizes, in.effective_dim_order(), c.input_dtype(i));
+    } else {
+      define(in.name, in.sizes, in.dim_order, c.input_dtype(i));
+    }
   }
-  auto find = [&](const std::string& n) -> int {
+  auto find = [&](const std::string& name) -> int {
     for (size_t i = 0; i < names.size(); ++i)
-      if (names[i] == n) return static_cast<int>(i);
+      if (*names[i] == name) return static_cast<int>(i);
     return -1;
   };
   for (Op& op : c.ops) {
@@ -174,14 +193,11 @@ void refit_to_layouts(Case& c, const Case* before) {
         return;
       continue;
     }
-    const judge::Layout in = layouts[src];
     const ScalarType dtype = dtypes[src];
-    if (!failed.count(op.result)) refit_op(op, in);
-    judge::OpOutcome out = judge::op_result(op, in);
+    if (!failed.count(op.result)) refit_op(op, layouts[src]);
+    judge::op_result_into(op, layouts[src], out);
     if (!out.error.empty()) return;
-    names.push_back(op.result);
-    layouts.push_back(std::move(out.layout));
-    dtypes.push_back(dtype);
+    define(op.result, out.layout.sizes, out.layout.dim_order, dtype);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "program/case_format.h"
 
 #include <cctype>
+#include <charconv>
 #include <cerrno>
 #include <cstdlib>
 #include <algorithm>
@@ -267,10 +268,6 @@ struct Parser {
   }
 };
 
-std::string opt_str(const std::optional<int64_t>& v) {
-  return v ? std::to_string(*v) : "None";
-}
-
 }  // namespace
 
 void canonicalize(Case& c) {
@@ -379,56 +376,134 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
 }
 
 namespace {
+// The printer appends to one string (it prints every mutant the fuzzer makes:
+// no temporary string per token, no copy of the case).
+void append_int(std::string& s, int64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  s.append(buf, r.ptr);
+}
+
 template <class T>
-std::string list_str(const std::vector<T>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
+void append_list(std::string& s, const std::vector<T>& v) {
+  s += '[';
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ", ";
+    append_int(s, static_cast<int64_t>(v[i]));
+  }
+  s += ']';
+}
+
+void append_opt(std::string& s, const std::optional<int64_t>& v) {
+  if (v) append_int(s, *v);
+  else s += "None";
+}
+
+void append_op(std::string& s, const Op& op) {
+  if (op.kind == OpKind::Add) {
+    s.append("add_(").append(op.target).append(", ");
+    append_int(s, op.scalar);
+    s += ')';
+    return;
+  }
+  if (op.kind == OpKind::Copy) {
+    s.append("copy_(").append(op.target).append(", ").append(op.src) += ')';
+    return;
+  }
+  s.append(op.result).append(" = ").append(op_kind_name(op.kind)).append("(").append(op.src);
+  switch (op.kind) {
+    case OpKind::SliceCopy:
+    case OpKind::Slice:
+      s += ", dim=";
+      append_int(s, op.dim);
+      s += ", start=";
+      append_opt(s, op.start);
+      s += ", end=";
+      append_opt(s, op.end);
+      s += ", step=";
+      append_int(s, op.step);
+      break;
+    case OpKind::Select:
+    case OpKind::SelectCopy:
+      s += ", dim=";
+      append_int(s, op.dim);
+      s += ", index=";
+      append_int(s, op.index);
+      break;
+    case OpKind::AddOut:
+      s += ", ";
+      append_int(s, op.scalar);
+      break;
+    case OpKind::Clone:
+      if (op.dim_order) {
+        s += ", dim_order=";
+        append_list(s, *op.dim_order);
+      }
+      break;
+    case OpKind::SqueezeCopy:
+      if (op.single_dim && op.ints.size() == 1) {
+        s += ", dim=";
+        append_int(s, op.ints[0]);
+      } else {
+        s += ", dims=";
+        append_list(s, op.ints);
+      }
+      break;
+    case OpKind::UnsqueezeCopy:
+      s += ", dim=";
+      append_int(s, op.dim);
+      break;
+    case OpKind::ViewCopy:
+      s += ", sizes=";
+      append_list(s, op.ints);
+      break;
+    case OpKind::Add:
+    case OpKind::Copy:
+      break;
+  }
+  s += ')';
 }
 }  // namespace
 
 std::string print_op(const Op& op) {
-  const std::string head = op.result + " = " + op_kind_name(op.kind) + "(" + op.src;
-  switch (op.kind) {
-    case OpKind::SliceCopy:
-    case OpKind::Slice:
-      return head + ", dim=" + std::to_string(op.dim) + ", start=" + opt_str(op.start) +
-             ", end=" + opt_str(op.end) + ", step=" + std::to_string(op.step) + ")";
-    case OpKind::Select:
-    case OpKind::SelectCopy:
-      return head + ", dim=" + std::to_string(op.dim) + ", index=" + std::to_string(op.index) + ")";
-    case OpKind::AddOut: return head + ", " + std::to_string(op.scalar) + ")";
-    case OpKind::Clone:
-      return head + (op.dim_order ? ", dim_order=" + list_str(*op.dim_order) : "") + ")";
-    case OpKind::SqueezeCopy:
-      return head + (op.single_dim && op.ints.size() == 1 ? ", dim=" + std::to_string(op.ints[0])
-                                                           : ", dims=" + list_str(op.ints)) + ")";
-    case OpKind::UnsqueezeCopy: return head + ", dim=" + std::to_string(op.dim) + ")";
-    case OpKind::ViewCopy: return head + ", sizes=" + list_str(op.ints) + ")";
-    case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
-    case OpKind::Copy: return "copy_(" + op.target + ", " + op.src + ")";
-  }
-  return {};
+  std::string s;
+  append_op(s, op);
+  return s;
 }
 
 std::string print_case(const Case& c) {
+  std::string s;
+  s.reserve(64 + 64 * (c.inputs.size() + c.ops.size()));
   // A case read as version 1 prints as version 1, byte for byte; eager ops need 2.
-  const int version = std::max(c.version, c.min_version());
-  std::string s = "slicefuzz-case " + std::to_string(version) + "\ndtype ";
-  s += scalar_type_name(c.dtype);
-  s += "\n";
-  Case canon = c;
-  canonicalize(canon);
-  for (const InputDecl& in : canon.inputs) {
-    s += "input " + in.name + " " + list_str(in.sizes);
-    if (in.dtype) s += " dtype=" + std::string(scalar_type_name(*in.dtype));
-    if (!in.dim_order.empty()) s += " dim_order=" + list_str(in.dim_order);
-    s += "\n";
+  s += "slicefuzz-case ";
+  append_int(s, std::max(c.version, c.min_version()));
+  s.append("\ndtype ").append(scalar_type_name(c.dtype)) += '\n';
+  for (const InputDecl& in : c.inputs) {
+    // Canonical as canonicalize() makes it: the identity order and the default
+    // dtype are not spelled out.
+    s.append("input ").append(in.name) += ' ';
+    append_list(s, in.sizes);
+    if (in.dtype && *in.dtype != c.dtype) s.append(" dtype=").append(scalar_type_name(*in.dtype));
+    bool identity = in.dim_order.size() == in.sizes.size();
+    for (size_t i = 0; identity && i < in.dim_order.size(); ++i)
+      identity = in.dim_order[i] == static_cast<int>(i);
+    if (!in.dim_order.empty() && !identity) {
+      s += " dim_order=";
+      append_list(s, in.dim_order);
+    }
+    s += '\n';
   }
-  for (const Op& op : c.ops) s += print_op(op) + "\n";
+  for (const Op& op : c.ops) {
+    append_op(s, op);
+    s += '\n';
+  }
   s += "output ";
-  for (size_t i = 0; i < c.outputs.size(); ++i) s += (i ? ", " : "") + c.outputs[i];
-  return s + "\n";
+  for (size_t i = 0; i < c.outputs.size(); ++i) {
+    if (i) s += ", ";
+    s += c.outputs[i];
+  }
+  s += '\n';
+  return s;
 }
 
 }  // namespace slicefuzz
