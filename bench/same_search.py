@@ -35,7 +35,7 @@ def search(binary, seed, runs, corpus, work):
     out = os.path.join(work, "corpus")
     os.makedirs(out)
     env = dict(os.environ, SLICEFUZZ_BACKEND=os.environ.get("SLICEFUZZ_BACKEND", "reference"),
-               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "quarantine_size_mb=64:malloc_context_size=5"))
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "quarantine_size_mb=64:malloc_context_size=2"))
     log = os.path.join(work, "log")
     with open(log, "w") as f:
         rc = subprocess.call([binary, "-seed=%d" % seed, "-runs=%d" % runs, "-reload=0",

@@ -23,7 +23,7 @@ import time
 # The nightly's ASan options (ci/fuzz.sh), for every binary measured (the
 # baseline too: a speed-up is the code's, not the options').
 ENV = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS",
-                                                   "quarantine_size_mb=64:malloc_context_size=5"),
+                                                   "quarantine_size_mb=64:malloc_context_size=2"),
            SLICEFUZZ_BACKEND="reference")
 INITED = re.compile(r"^#(\d+)\s+INITED")
 UNITS = re.compile(r"^stat::number_of_executed_units: (\d+)")
