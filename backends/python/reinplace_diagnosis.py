@@ -134,7 +134,7 @@ def run_bytes(gm, x, copy_like):
     out = []
     for t in flat + [xi]:
         t = t.detach().contiguous()
-        out.append((t.dtype, tuple(t.shape), t.view(torch.uint8).numpy().tobytes() if t.numel() else b""))
+        out.append((t.dtype, tuple(t.shape), t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""))
     return out
 
 
