@@ -14,7 +14,7 @@ A change is one of (graph order, named by the functional graph's node):
   scatter-to-copy  a scatter the pass rewrote as `view(base).copy_(src)`
 The diagnosis undoes one change at a time on the reinplaced graph and reruns it:
 the change whose undoing alone makes the result equal to the functional graph's
-is to blame. Its cause word is `reinplace-<change>:<functional op>`, e.g.
+is to blame (a scatter change over an in-place one when both do: see diagnose). Its cause word is `reinplace-<change>:<functional op>`, e.g.
 `reinplace-inplace:add`, `reinplace-deleted-scatter:slice_scatter`.
 """
 import copy
@@ -161,7 +161,13 @@ def diagnose(gm0, gm1, x, copy_like):
                                          if fixed else "still differs"))
         if fixed:
             blamed.append(c)
-    if len(blamed) != 1:
-        lines.append("%d changes alone fix the result: no single change to blame" % len(blamed))
-        return None, lines
-    return "reinplace-%s:%s" % (blamed[0][0], blamed[0][2]), lines
+    # A scatter is only deleted as part of an in-place change: when undoing the
+    # deletion alone fixes the result, the in-place op was right given the
+    # scatter, and undoing that op "fixes" it only because nothing then needs the
+    # scatter. So a scatter change that fixes it is the more specific culprit.
+    scatters = [c for c in blamed if c[0] != "inplace"]
+    if len(scatters) == 1 or (not scatters and len(blamed) == 1):
+        culprit = scatters[0] if scatters else blamed[0]
+        return "reinplace-%s:%s" % (culprit[0], culprit[2]), lines
+    lines.append("%d changes alone fix the result: no single change to blame" % len(blamed))
+    return None, lines
