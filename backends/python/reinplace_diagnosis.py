@@ -84,12 +84,23 @@ def _unrewire(gm0, gm, nodes):
         u.kwargs = _restore_args(u.kwargs, u0.kwargs, nodes)
 
 
-def undo(gm0, gm1, change):
-    """A copy of gm1 with that one change undone (None when it cannot be)."""
-    kind, name, _, _ = change
+def undo(gm0, gm1, change, more=()):
+    """A copy of gm1 with that change (and the scatter changes in `more`) undone;
+    None when it cannot be."""
     gm = copy.deepcopy(gm1)
     nodes0 = {n.name: n for n in gm0.graph.nodes}
     nodes = {n.name: n for n in gm.graph.nodes}
+    for kind, name, _, _ in [change] + list(more):
+        if not _undo_one(gm0, gm, nodes0, nodes, kind, name):
+            return None
+    # The users the pass rewired to a self argument read the in-place node again
+    # (the same tensor), so that undoing a scatter reaches the in-place ops after it.
+    _unrewire(gm0, gm, nodes)
+    gm.recompile()
+    return gm
+
+
+def _undo_one(gm0, gm, nodes0, nodes, kind, name):
     n0 = nodes0.get(name)
     if kind == "inplace":
         nodes[name].target = n0.target
@@ -102,7 +113,7 @@ def undo(gm0, gm1, change):
             return resolve(a.args[0]) if a.op == "call_function" and a.args else None
         args = tuple(resolve(a) for a in n0.args)
         if any(isinstance(b, Node) and a is None for a, b in zip(args, n0.args)):
-            return None
+            return False
         if kind == "scatter-to-copy":  # drop the pass's view + copy_ of this scatter
             for c in [c for c in gm.graph.nodes if c.name not in nodes0 and c.op == "call_function"
                       and c.target == torch.ops.aten.copy_.default and isinstance(c.args[1], Node)
@@ -113,17 +124,13 @@ def undo(gm0, gm1, change):
                     gm.graph.erase_node(view)
         later = [n for n in list(gm0.graph.nodes)[list(gm0.graph.nodes).index(n0) + 1:] if n.name in nodes]
         if not later:
-            return None
+            return False
         with gm.graph.inserting_before(nodes[later[0].name]):
             restored = gm.graph.create_node("call_function", n0.target, args, dict(n0.kwargs))
         nodes[name] = restored
     elif kind != "none":
-        return None
-    # The users the pass rewired to a self argument read the in-place node again
-    # (the same tensor), so that undoing a scatter reaches the in-place ops after it.
-    _unrewire(gm0, gm, nodes)
-    gm.recompile()
-    return gm
+        return False
+    return True
 
 
 def run_bytes(gm, x, copy_like):
@@ -169,5 +176,27 @@ def diagnose(gm0, gm1, x, copy_like):
     if len(scatters) == 1 or (not scatters and len(blamed) == 1):
         culprit = scatters[0] if scatters else blamed[0]
         return "reinplace-%s:%s" % (culprit[0], culprit[2]), lines
+    if not blamed:
+        # A write through a chain of views comes back through a chain of scatters
+        # (select_scatter inside slice_scatter): undo a deleted scatter with the
+        # deleted scatter that carries it to the base, and name the inner one (the
+        # scatter of the written value; the outer one only carries it).
+        deleted = {c[1]: c for c in changes if c[0] == "deleted-scatter"}
+        nodes0 = {n.name: n for n in gm0.graph.nodes}
+        for outer in deleted.values():
+            inner = nodes0[outer[1]].args[1]
+            if not isinstance(inner, Node) or inner.name not in deleted:
+                continue
+            try:
+                gm = undo(gm0, gm1, deleted[inner.name], [outer])
+                fixed = gm is not None and run_bytes(gm, x, copy_like) == want
+            except Exception:
+                fixed = False
+            lines.append("undo deleted-scatter %s with %s: %s" % (inner.name, outer[1], "the result agrees with "
+                         "the functional graph" if fixed else "still differs"))
+            if fixed:
+                blamed.append(deleted[inner.name])
+        if len(blamed) == 1:
+            return "reinplace-%s:%s" % (blamed[0][0], blamed[0][2]), lines
     lines.append("%d changes alone fix the result: no single change to blame" % len(blamed))
     return None, lines
