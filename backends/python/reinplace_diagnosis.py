@@ -140,8 +140,10 @@ def run_bytes(gm, x, copy_like):
     flat = list(results) if isinstance(results, (list, tuple)) else [results]
     out = []
     for t in flat + [xi]:
-        t = t.detach().contiguous()
-        out.append((t.dtype, tuple(t.shape), t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""))
+        # A fresh 1-d tensor: contiguous() keeps odd strides of size-1 dims, which
+        # view(uint8) refuses for 2-byte dtypes.
+        flat1 = torch.empty(t.numel(), dtype=t.dtype).copy_(t.detach().reshape(-1))
+        out.append((t.dtype, tuple(t.shape), flat1.view(torch.uint8).numpy().tobytes() if t.numel() else b""))
     return out
 
 
