@@ -22,6 +22,7 @@ CaseSummary summarize(const CaseReport& report) {
     s.kind = f->kind;
     s.message = f->path + " path: " + f->message;
     s.op = f->op;
+    s.cause = f->cause;
   }
   for (const Finding& f : report.findings) s.tolerated += f.tolerated;
   s.slices = report.slices;
@@ -43,6 +44,7 @@ std::string encode_summary(const CaseSummary& s) {
   for (const std::string& r : s.rules) o << one_line(r) << '\n';
   o << s.decided.size() << '\n';
   for (const OpDecision& d : s.decided) o << d.alias << ' ' << one_line(d.op_kind) << '\n';
+  o << "cause " << one_line(s.cause) << '\n';
   return o.str();
 }
 
@@ -86,6 +88,10 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
       std::getline(in, d.op_kind);
       s.decided.push_back(std::move(d));
     }
+  }
+  if (std::string word; in >> word && word == "cause") {
+    in.ignore(1);
+    std::getline(in, s.cause);
   }
   return s;
 }

@@ -20,6 +20,7 @@ struct CaseSummary {
   std::vector<OpDecision> decided;  // each decision's op kind and outcome
   std::string worker_log;  // a dead worker's report (SANITIZER, CRASH): frames for the signature
   std::string unsupported;  // UNSUPPORTED: the declared limit the case lies outside
+  std::string cause;        // the finding's Finding::cause (a worker's diagnosis)
 };
 
 CaseSummary summarize(const CaseReport& report);

@@ -60,6 +60,10 @@ struct Finding {
   // copy_ casts between dtypes, the case language's copy_ refuses): if that op
   // alone lies outside the backend's declared limits, this is UNSUPPORTED too.
   bool sut_accepted = false;
+  // A wrong value the system under test itself could explain: an out-of-process
+  // worker's answer to `diagnose` (the change of its pass to blame, one word,
+  // e.g. "reinplace-inplace:add"). The root-cause signature uses it.
+  std::string cause;
 };
 
 }  // namespace slicefuzz

@@ -255,9 +255,21 @@ void run_worker_path(const Case& c, const ProgramInfo& info, const PathResult& e
       }
     }
   }
-  if (auto f = compare_paths(c, info, expected, "torch", a.path, "worker",
-                             FindingKind::VALUE_MISMATCH, " [out-of-process backend " + backend.name + "]"))
-    report.findings.push_back(*f);
+  auto f = compare_paths(c, info, expected, "torch", a.path, "worker", FindingKind::VALUE_MISMATCH,
+                         " [out-of-process backend " + backend.name + "]");
+  if (!f) return;
+  // A wrong value: ask the worker which change of its pass is to blame (only
+  // now, so a passing case costs nothing). No answer, or `cause none`, leaves
+  // the signature to the judge's own probes (harness/signature.cpp).
+  if (f->kind == FindingKind::VALUE_MISMATCH) {
+    const WorkerAnswer d = ask_worker(backend.worker_command, "diagnose", print_case(sent),
+                                      make_input_values(info)[0], worker_timeout_seconds());
+    if (d.status == WorkerAnswer::Status::Ok && !d.cause.empty()) {
+      f->cause = d.cause;
+      f->message += " [the worker blames: " + d.cause + "]";
+    }
+  }
+  report.findings.push_back(*f);
 }
 
 }  // namespace

@@ -166,6 +166,9 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
     }
     return s + ":" + path + ":" + where;
   }
+  // A whole-program worker that diagnosed its own wrong value names the change of
+  // its pass to blame: where the value surfaces (the op below) is no root cause.
+  if (f.kind == FindingKind::VALUE_MISMATCH && !f.cause.empty()) return s + ":worker:" + f.cause;
   const Op* op = f.op >= 0 && f.op < static_cast<int>(c.ops.size()) ? &c.ops[f.op] : nullptr;
   s += ":";
   s += op ? op_kind_name(op->kind) : "program";
@@ -188,7 +191,7 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
 }
 
 std::string root_cause_signature(const Case& c, const CaseSummary& f, const CaseRunner& run) {
-  if (f.kind != FindingKind::VALUE_MISMATCH || !run) return finding_signature(c, f);
+  if (f.kind != FindingKind::VALUE_MISMATCH || !run || !f.cause.empty()) return finding_signature(c, f);
   const std::string path = path_of(f.message);
   std::set<std::string> names;
   for (const InputDecl& in : c.inputs) names.insert(in.name);

@@ -7,6 +7,11 @@
 //   UNSOUND_REWRITE:slice_copy:rewrite:program-output
 //   PLAN_VIOLATION:program:rewrite:root-dies-early
 //   SANITIZER:rewrite:strided_copy@kernels/util/strided_copy.cpp
+// A wrong value of a whole-program (out-of-process) backend whose worker
+// diagnosed it names the change of the worker's pass to blame instead of an op
+// (Finding::cause, the worker's `diagnose` answer; README "Reading a finding"):
+//   VALUE_MISMATCH:worker:reinplace-deleted-scatter:slice_scatter
+//   VALUE_MISMATCH:worker:reinplace-inplace:add
 #pragma once
 #include <functional>
 #include <string>
@@ -27,7 +32,8 @@ using CaseRunner = std::function<std::vector<CaseSummary>(const std::vector<Case
 // op that defined the wrong output, which is often a clone of the real culprit;
 // this re-runs the program cut after each op (that op's value as the output) and
 // blames the first op whose value is already wrong. Other kinds already name
-// their op: this equals finding_signature for them.
+// their op: this equals finding_signature for them, and so does a finding with a
+// worker's diagnosis (Finding::cause), which no probe can improve on.
 std::string root_cause_signature(const Case& c, const CaseSummary& finding, const CaseRunner& run);
 
 // The signature as a file-name-safe word (letters, digits, '-', '_').

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -277,8 +278,15 @@ WorkerAnswer ask_worker(const std::vector<std::string>& command, const std::stri
     }
     std::string word = line.substr(0, line.find(' '));
     if (word == "end") break;
-    if (verb == "graph" && word == "text") {
+    if ((verb == "graph" || verb == "diagnose") && word == "text") {
       a.text.push_back(line.size() > 5 ? line.substr(5) : "");
+    } else if (verb == "diagnose" && word == "cause") {
+      // One word the signature carries as is: anything else is no diagnosis.
+      std::string cause = line.size() > 6 ? line.substr(6) : "";
+      bool clean = !cause.empty() && cause.size() <= 120 && cause != "none";
+      for (char ch : cause)
+        clean = clean && (std::isalnum(static_cast<unsigned char>(ch)) || std::strchr("_:.-", ch));
+      a.cause = clean ? cause : "";
     } else if (word == "ok" && first) {
     } else if (word == "error" && first) {
       std::istringstream in(line.substr(5));

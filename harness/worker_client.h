@@ -14,12 +14,13 @@ struct WorkerAnswer {
   enum class Status { Ok, Timeout, Crash, Protocol } status = Status::Ok;
   PathResult path;                  // Ok: an error at op K, or one value per output
   std::vector<std::string> names;   // Ok: the output names, as the worker gave them
-  std::vector<std::string> text;    // Ok for `graph`: the worker's text lines
+  std::vector<std::string> text;    // Ok for `graph` and `diagnose`: the worker's text lines
+  std::string cause;                // Ok for `diagnose`: the change to blame, "" for `cause none`
   std::string detail;               // otherwise: what went wrong, in words
   std::string log;                  // the worker's stderr tail (Crash, Timeout, Protocol)
 };
 
-// Sends `verb` ("run" or "graph") with the case text and the input's row-major
+// Sends `verb` ("run", "graph" or "diagnose") with the case text and the input's row-major
 // bytes, and reads the answer. Never throws, never waits longer than
 // `timeout_s` (plus the worker's start-up, bounded on its own).
 WorkerAnswer ask_worker(const std::vector<std::string>& command, const std::string& verb,

@@ -95,6 +95,43 @@ TEST(ViewOpsSignature, AliasPrimOpContractChecksAndLayoutRuleAreTheirOwnCauses) 
             "PLAN_VIOLATION:program:rewrite");
 }
 
+// A whole-program worker's diagnosis (Finding::cause) is the root cause: the op
+// the wrong value surfaced at, and its layout, no longer split it; without one,
+// the op label stays. It survives the trip from an isolated worker.
+TEST(WorkerCauseSignature, OneCauseOneSignatureWhereverTheValueSurfaces) {
+  const Case c = parsed("slicefuzz-case 2\ndtype float32\ninput x [2, 3] dim_order=[1, 0]\n"
+                        "a = add(x, 5)\nb = select(a, dim=0, index=1)\nadd_(a, 1)\noutput a, b\n");
+  CaseSummary at_add = finding_at(FindingKind::VALUE_MISMATCH, 0, "worker path: element 0");
+  CaseSummary at_select = finding_at(FindingKind::VALUE_MISMATCH, 1, "worker path: element 0");
+  CaseSummary at_add_ = finding_at(FindingKind::VALUE_MISMATCH, 2, "worker path: element 0");
+  EXPECT_EQ(finding_signature(c, at_add), "VALUE_MISMATCH:add:worker:dim-order");
+  EXPECT_EQ(finding_signature(c, at_select), "VALUE_MISMATCH:select:worker:dim-order");
+  for (CaseSummary* f : {&at_add, &at_select, &at_add_}) {
+    f->cause = "reinplace-inplace:add";
+    EXPECT_EQ(finding_signature(c, *f), "VALUE_MISMATCH:worker:reinplace-inplace:add");
+    // No probe runs: the runner would fail the test if called.
+    EXPECT_EQ(root_cause_signature(c, *f, [](const std::vector<Case>&) {
+                ADD_FAILURE() << "probed a finding the worker diagnosed";
+                return std::vector<CaseSummary>{};
+              }),
+              "VALUE_MISMATCH:worker:reinplace-inplace:add");
+  }
+  // Other kinds never take a cause into their signature.
+  CaseSummary error = finding_at(FindingKind::ERROR_MISMATCH, 1, "worker path: raised");
+  error.cause = "reinplace-inplace:add";
+  EXPECT_EQ(finding_signature(c, error), "ERROR_MISMATCH:select:worker");
+  // Across the isolation boundary, and from a summary without the field.
+  JobOutcome o;
+  o.text = encode_summary(at_select);
+  EXPECT_EQ(decode_outcome(o).cause, "reinplace-inplace:add");
+  at_select.cause.clear();
+  o.text = encode_summary(at_select);
+  EXPECT_EQ(decode_outcome(o).cause, "");
+  o.text = o.text.substr(0, o.text.rfind("cause"));
+  EXPECT_EQ(decode_outcome(o).op, 1);
+  EXPECT_EQ(decode_outcome(o).cause, "");
+}
+
 TEST(FindingKinds, EveryNameRoundTripsAndABadValueIsNamedAsSuch) {
   ASSERT_EQ(kNumFindingKinds, static_cast<int>(FindingKind::PROTOCOL_ERROR) + 1);
   for (int i = 0; i < kNumFindingKinds; ++i) {

@@ -26,4 +26,16 @@ for iso in "" --no-isolate; do
   expect wrong "$iso" VALUE_MISMATCH
   expect ok "$iso" PASS
 done
+# `diagnose`: a worker that explains its wrong value gives the signature its
+# cause; one that predates the verb (answers it like `run`) keeps the op label.
+sig() {
+  SLICEFUZZ_WORKER_TIMEOUT=2 SLICEFUZZ_WORKERS="fake=/usr/bin/python3 $src/tests/workers/fake_worker.py --mode $1" \
+    timeout 60 "$sf" triage --backend fake --known /nonexistent --jobs 1 "$two" 2>/dev/null | cut -f1
+}
+got=$(sig wrong-diagnosed)
+if [ "$got" = "VALUE_MISMATCH:worker:fake-pass:flip" ]; then echo "ok: diagnosed: $got"
+else echo "FAILED: wrong-diagnosed gave signature '$got'"; fail=1; fi
+got=$(sig wrong)
+if [[ "$got" = VALUE_MISMATCH:* && "$got" != VALUE_MISMATCH:worker:* ]]; then echo "ok: no diagnosis: $got"
+else echo "FAILED: wrong (no diagnose verb) gave signature '$got'"; fail=1; fi
 exit $fail

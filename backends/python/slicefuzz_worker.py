@@ -174,8 +174,22 @@ def answer_run(case, x, transform, out):
     out.write("end\n")
 
 
-def serve(transform, describe=None, name="python-worker"):
-    """The protocol loop: `run N` / `graph N`, N bytes of case text, one `input` line."""
+def answer_diagnose(case, x, diagnose, out):
+    """`diagnose`: the worker's own account of a wrong result, asked by the harness
+    only for a case whose `run` answer it judged wrong. `text` lines say what the
+    pass changed; one `cause WORD` line names the change to blame, or `cause none`."""
+    try:
+        cause, lines = diagnose(eager_function(case), copy_like(x)) if diagnose else (None, ["this worker has no diagnosis"])
+    except Exception as e:
+        cause, lines = None, ["error: %s" % traceback.format_exception_only(type(e), e)[-1].strip()]
+    for line in lines:
+        out.write("text %s\n" % " ".join(line.split()))
+    out.write("cause %s\nend\n" % (cause or "none"))
+
+
+def serve(transform, describe=None, name="python-worker", diagnose=None):
+    """The protocol loop: `run N` / `graph N` / `diagnose N`, N bytes of case text,
+    one `input` line. `diagnose(f, x) -> (cause word or None, text lines)`."""
     inp, out = sys.stdin.buffer, sys.stdout
     out.write("slicefuzz-worker 1 %s torch %s\n" % (name, torch.__version__))
     out.flush()
@@ -198,6 +212,8 @@ def serve(transform, describe=None, name="python-worker"):
             for line in lines:
                 out.write("text %s\n" % line)
             out.write("end\n")
+        elif verb == "diagnose":
+            answer_diagnose(case, x, diagnose, out)
         else:
             out.write("error -1 unknown verb %s\nend\n" % verb)
         out.flush()

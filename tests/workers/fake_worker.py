@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """A misbehaving worker for the protocol tests (tests/worker_protocol_test.sh):
-`--mode crash|hang|garbage|wrong|ok`. It answers like a worker whose outputs are all
+`--mode crash|hang|garbage|wrong|wrong-diagnosed|ok`. It answers like a worker whose outputs are all
 zeros until the case's op count says otherwise: `crash` exits on cases with 2+ ops,
 `hang` sleeps on them, `garbage` answers nonsense, `wrong` flips one byte. Cases
 with 1 op are answered with the values the harness sent (the input, for
-`output x` after a copy of it), so the restarted worker is seen to work."""
+`output x` after a copy of it), so the restarted worker is seen to work.
+`wrong-diagnosed` flips the byte too and answers `diagnose` with a cause; the
+other modes answer every verb like `run` (a worker that predates `diagnose`)."""
 import sys
 import time
 
@@ -16,7 +18,7 @@ while True:
     header = sys.stdin.buffer.readline()
     if not header:
         break
-    n = int(header.split()[1])
+    verb, n = header.split()[0].decode(), int(header.split()[1])
     text = sys.stdin.buffer.read(n).decode()
     inp = sys.stdin.buffer.readline().decode().split()  # input DTYPE [S..] hex HEX
     ops = [l for l in text.splitlines() if "(" in l and not l.startswith("#")]
@@ -29,9 +31,13 @@ while True:
         out.write("hello there\n")
         out.flush()
         continue
+    if verb == "diagnose" and mode == "wrong-diagnosed":
+        out.write("text the fake pass flipped a byte\ncause fake-pass:flip\nend\n")
+        out.flush()
+        continue
     dtype, hexdata = inp[1], inp[-1]
     sizes = " ".join(inp[2:-2])
-    if bad and mode == "wrong":
+    if bad and mode in ("wrong", "wrong-diagnosed"):
         hexdata = ("%02x" % (int(hexdata[:2], 16) ^ 1)) + hexdata[2:]
     out.write("ok\noutput x %s %s hex %s\nend\n" % (dtype, sizes, hexdata))
     out.flush()

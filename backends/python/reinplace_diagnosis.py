@@ -1,0 +1,204 @@
+"""What torch.fx.passes.reinplace changed in a graph, and which change is to blame
+for a wrong result (the worker protocol's `diagnose` verb, README "Out-of-process
+backends"). This is the system under test's side: it knows the pass, not the
+judge. Nothing here decides whether a result is right; it compares the
+reinplaced graph with the functional graph the pass started from.
+
+A change is one of (graph order, named by the functional graph's node):
+  inplace          a functional node the pass turned into its in-place overload
+                   (`aten.add.Tensor -> aten.add_.Tensor`); its later users read
+                   its self argument instead
+  deleted-scatter  a view-inverse scatter (slice_scatter, select_scatter, ...) the
+                   pass deleted as the inverse of an in-place op; its users read
+                   the scatter's base instead
+  scatter-to-copy  a scatter the pass rewrote as `view(base).copy_(src)`
+The diagnosis undoes one change at a time on the reinplaced graph and reruns it:
+the change whose undoing alone makes the result equal to the functional graph's
+is to blame (a scatter change over an in-place one when both do: see diagnose). Its cause word is `reinplace-<change>:<functional op>`, e.g.
+`reinplace-inplace:add`, `reinplace-deleted-scatter:slice_scatter`.
+"""
+import copy
+
+import torch
+from torch.fx import Node
+from torch.fx.passes.reinplace import _VIEW_INVERSE_MAP
+
+
+def op_name(target):
+    """`aten.slice_scatter.default` -> slice_scatter (the op, without overload)."""
+    return getattr(target, "__name__", str(target)).split(".")[0]
+
+
+def target_text(target):
+    return str(target).replace("torch.ops.", "").replace("<OpOverload(op='", "").split("'")[0]
+
+
+def graph_changes(gm0, gm1):
+    """[(kind, node name, op, words)] in gm0's node order: what turned gm0 into gm1."""
+    nodes1 = {n.name: n for n in gm1.graph.nodes}
+    old = {n.name for n in gm0.graph.nodes}
+    new_copies = [n for n in gm1.graph.nodes if n.name not in old and n.op == "call_function"
+                  and n.target == torch.ops.aten.copy_.default]
+    changes = []
+    for n in gm0.graph.nodes:
+        if n.op != "call_function":
+            continue
+        m = nodes1.get(n.name)
+        if m is not None and m.target != n.target:
+            changes.append(("inplace", n.name, op_name(n.target), "%s: %s -> %s" % (
+                n.name, target_text(n.target), target_text(m.target))))
+        elif m is None and n.target in _VIEW_INVERSE_MAP:
+            src = n.args[1].name if isinstance(n.args[1], Node) else None
+            into = [c for c in new_copies if isinstance(c.args[1], Node) and c.args[1].name == src]
+            kind = "scatter-to-copy" if into else "deleted-scatter"
+            changes.append((kind, n.name, op_name(n.target), "%s: %s%s" % (
+                n.name, target_text(n.target), " -> view + copy_" if into else " deleted")))
+        elif m is None:
+            changes.append(("deleted", n.name, op_name(n.target), "%s: %s deleted" % (n.name, target_text(n.target))))
+    return changes
+
+
+def _restore_args(args1, args0, nodes):
+    """args1 with every argument gm0 gave as a node that gm also has pointing at it
+    again (the pass rewired the users of a reinplaced node to its self argument,
+    which is the very tensor the in-place op returns: the same value)."""
+    if isinstance(args0, Node):
+        return nodes.get(args0.name, args1)
+    if isinstance(args0, (list, tuple)) and isinstance(args1, (list, tuple)) and len(args0) == len(args1):
+        return type(args1)(_restore_args(a1, a0, nodes) for a1, a0 in zip(args1, args0))
+    if isinstance(args0, dict) and isinstance(args1, dict):
+        return {k: _restore_args(args1[k], args0.get(k), nodes) for k in args1}
+    return args1
+
+
+def _unrewire(gm0, gm, nodes):
+    """Every node of gm reads its arguments as gm0 did, where `nodes` (name -> node
+    of gm) has them; deleted nodes stay replaced by what the pass chose."""
+    nodes0 = {n.name: n for n in gm0.graph.nodes}
+    renamed = {id(n) for k, n in nodes.items() if n.name != k}  # a restored scatter
+    for u in gm.graph.nodes:
+        u0 = nodes0.get(u.name)
+        if u0 is None or u.op == "placeholder" or id(u) in renamed:
+            continue
+        u.args = _restore_args(u.args, u0.args, nodes)
+        u.kwargs = _restore_args(u.kwargs, u0.kwargs, nodes)
+
+
+def undo(gm0, gm1, change, more=()):
+    """A copy of gm1 with that change (and the scatter changes in `more`) undone;
+    None when it cannot be."""
+    gm = copy.deepcopy(gm1)
+    nodes0 = {n.name: n for n in gm0.graph.nodes}
+    nodes = {n.name: n for n in gm.graph.nodes}
+    for kind, name, _, _ in [change] + list(more):
+        if not _undo_one(gm0, gm, nodes0, nodes, kind, name):
+            return None
+    # The users the pass rewired to a self argument read the in-place node again
+    # (the same tensor), so that undoing a scatter reaches the in-place ops after it.
+    _unrewire(gm0, gm, nodes)
+    gm.recompile()
+    return gm
+
+
+def _undo_one(gm0, gm, nodes0, nodes, kind, name):
+    n0 = nodes0.get(name)
+    if kind == "inplace":
+        nodes[name].target = n0.target
+    elif kind in ("deleted-scatter", "scatter-to-copy"):
+        def resolve(a):  # a gm0 argument, as gm1 reads it: a deleted node reads its base
+            if not isinstance(a, Node):
+                return a
+            if a.name in nodes:
+                return nodes[a.name]
+            return resolve(a.args[0]) if a.op == "call_function" and a.args else None
+        args = tuple(resolve(a) for a in n0.args)
+        if any(isinstance(b, Node) and a is None for a, b in zip(args, n0.args)):
+            return False
+        if kind == "scatter-to-copy":  # drop the pass's view + copy_ of this scatter
+            for c in [c for c in gm.graph.nodes if c.name not in nodes0 and c.op == "call_function"
+                      and c.target == torch.ops.aten.copy_.default and isinstance(c.args[1], Node)
+                      and c.args[1].name == n0.args[1].name]:
+                view = c.args[0]
+                gm.graph.erase_node(c)
+                if isinstance(view, Node) and view.name not in nodes0 and not view.users:
+                    gm.graph.erase_node(view)
+        later = [n for n in list(gm0.graph.nodes)[list(gm0.graph.nodes).index(n0) + 1:] if n.name in nodes]
+        if not later:
+            return False
+        with gm.graph.inserting_before(nodes[later[0].name]):
+            restored = gm.graph.create_node("call_function", n0.target, args, dict(n0.kwargs))
+        nodes[name] = restored
+    elif kind != "none":
+        return False
+    return True
+
+
+def run_bytes(gm, x, copy_like):
+    """Everything the graph produces (its results and the input's final value), as bytes."""
+    xi = copy_like(x)
+    results = gm(xi)
+    flat = list(results) if isinstance(results, (list, tuple)) else [results]
+    out = []
+    for t in flat + [xi]:
+        # A fresh 1-d tensor: contiguous() keeps odd strides of size-1 dims, which
+        # view(uint8) refuses for 2-byte dtypes.
+        flat1 = torch.empty(t.numel(), dtype=t.dtype).copy_(t.detach().reshape(-1))
+        out.append((t.dtype, tuple(t.shape), flat1.view(torch.uint8).numpy().tobytes() if t.numel() else b""))
+    return out
+
+
+def diagnose(gm0, gm1, x, copy_like):
+    """(cause word or None, text lines): the changes and which one is to blame."""
+    changes = graph_changes(gm0, gm1)
+    lines = ["change %s %s" % (c[0], c[3]) for c in changes] or ["the pass changed nothing"]
+    want = run_bytes(gm0, x, copy_like)
+    got = run_bytes(gm1, x, copy_like)
+    if got == want:
+        return None, lines + ["the reinplaced graph agrees with the functional graph: no change of the pass to blame"]
+    if run_bytes(undo(gm0, gm1, ("none", None, None, None)), x, copy_like) != got:
+        return None, lines + ["reading the in-place nodes instead of their self arguments changes the result: "
+                              "no undo is faithful"]
+    blamed = []
+    for c in changes:
+        try:
+            gm = undo(gm0, gm1, c)
+            fixed = gm is not None and run_bytes(gm, x, copy_like) == want
+        except Exception as e:  # an undo the graph cannot take: no verdict on it
+            lines.append("undo %s %s: failed (%s)" % (c[0], c[1], type(e).__name__))
+            continue
+        lines.append("undo %s %s: %s" % (c[0], c[1], "the result agrees with the functional graph"
+                                         if fixed else "still differs"))
+        if fixed:
+            blamed.append(c)
+    # A scatter is only deleted as part of an in-place change: when undoing the
+    # deletion alone fixes the result, the in-place op was right given the
+    # scatter, and undoing that op "fixes" it only because nothing then needs the
+    # scatter. So a scatter change that fixes it is the more specific culprit.
+    scatters = [c for c in blamed if c[0] != "inplace"]
+    if len(scatters) == 1 or (not scatters and len(blamed) == 1):
+        culprit = scatters[0] if scatters else blamed[0]
+        return "reinplace-%s:%s" % (culprit[0], culprit[2]), lines
+    if not blamed:
+        # A write through a chain of views comes back through a chain of scatters
+        # (select_scatter inside slice_scatter): undo a deleted scatter with the
+        # deleted scatter that carries it to the base, and name the inner one (the
+        # scatter of the written value; the outer one only carries it).
+        deleted = {c[1]: c for c in changes if c[0] == "deleted-scatter"}
+        nodes0 = {n.name: n for n in gm0.graph.nodes}
+        for outer in deleted.values():
+            inner = nodes0[outer[1]].args[1]
+            if not isinstance(inner, Node) or inner.name not in deleted:
+                continue
+            try:
+                gm = undo(gm0, gm1, deleted[inner.name], [outer])
+                fixed = gm is not None and run_bytes(gm, x, copy_like) == want
+            except Exception:
+                fixed = False
+            lines.append("undo deleted-scatter %s with %s: %s" % (inner.name, outer[1], "the result agrees with "
+                         "the functional graph" if fixed else "still differs"))
+            if fixed:
+                blamed.append(deleted[inner.name])
+        if len(blamed) == 1:
+            return "reinplace-%s:%s" % (blamed[0][0], blamed[0][2]), lines
+    lines.append("%d changes alone fix the result: no single change to blame" % len(blamed))
+    return None, lines
