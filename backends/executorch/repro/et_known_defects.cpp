@@ -55,8 +55,9 @@ struct Owned {
             executorch::runtime::TensorShapeDynamism::DYNAMIC_BOUND)
       : sizes(s), order(o), strides(s.size()),
         impl(t, s.size(), sizes.data(), data, order.data(), strides.data(), dyn) {
-    executorch::runtime::dim_order_to_stride(sizes.data(), order.data(), sizes.size(),
-                                             strides.data());
+    // A valid dim order by construction; the reproducer checks the kernels, not this.
+    (void)executorch::runtime::dim_order_to_stride(sizes.data(), order.data(), sizes.size(),
+                                                   strides.data());
   }
   et::Tensor tensor() { return et::Tensor(&impl); }
 };
