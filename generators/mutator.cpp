@@ -169,14 +169,8 @@ void refit_to_layouts(Case& c, const Case* before) {
     names.push_back(&name);
     dtypes.push_back(dtype);
   };
-  for (size_t i = 0; i < c.inputs.size(); ++i) {
-    const InputDecl& in = c.inputs[i];
-    if (in.dim_order.empty()) {
-      define(in.name, in.sizes, in.effective_dim_order(), c.input_dtype(i));
-    } else {
-      define(in.name, in.sizes, in.dim_order, c.input_dtype(i));
-    }
-  }
+  for (size_t i = 0; i < c.inputs.size(); ++i)
+    define(c.inputs[i].name, c.inputs[i].sizes, c.inputs[i].effective_dim_order(), c.input_dtype(i));
   auto find = [&](const std::string& name) -> int {
     for (size_t i = 0; i < names.size(); ++i)
       if (*names[i] == name) return static_cast<int>(i);

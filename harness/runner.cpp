@@ -217,8 +217,9 @@ void run_worker_path(const Case& c, const ProgramInfo& info, const PathResult& e
   Case sent = c;
   sent.dtype = c.input_dtype(0);
   sent.inputs[0].dtype.reset();
-  const WorkerAnswer a = ask_worker(backend.worker_command, "run", print_case(sent),
-                                    make_input_values(info)[0], worker_timeout_seconds());
+  const std::string text = print_case(sent);
+  const TensorValue input = make_input_values(info)[0];
+  const WorkerAnswer a = ask_worker(backend.worker_command, "run", text, input, worker_timeout_seconds());
   auto died = [&](FindingKind kind, const std::string& what) {
     Finding f = finding(kind, "worker", -1, what);
     report.findings.push_back(f);
@@ -262,8 +263,8 @@ void run_worker_path(const Case& c, const ProgramInfo& info, const PathResult& e
   // now, so a passing case costs nothing). No answer, or `cause none`, leaves
   // the signature to the judge's own probes (harness/signature.cpp).
   if (f->kind == FindingKind::VALUE_MISMATCH) {
-    const WorkerAnswer d = ask_worker(backend.worker_command, "diagnose", print_case(sent),
-                                      make_input_values(info)[0], worker_timeout_seconds());
+    const WorkerAnswer d = ask_worker(backend.worker_command, "diagnose", text, input,
+                                      worker_timeout_seconds());
     if (d.status == WorkerAnswer::Status::Ok && !d.cause.empty()) {
       f->cause = d.cause;
       f->message += " [the worker blames: " + d.cause + "]";

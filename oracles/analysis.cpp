@@ -120,12 +120,7 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
       return fail(err, W::Input, at,
                   over_budget((c.inputs.size() > 1 ? "input '" + in.name + "' " : std::string("input ")) +
                               sizes_string(in.sizes)));
-    if (in.dim_order.empty()) {  // the identity, spelled out
-      v.dim_order.resize(in.sizes.size());
-      for (size_t d = 0; d < v.dim_order.size(); ++d) v.dim_order[d] = static_cast<int>(d);
-    } else {
-      v.dim_order.assign(in.dim_order.begin(), in.dim_order.end());
-    }
+    v.dim_order = in.effective_dim_order();  // the identity spelled out when omitted
   }
 
   // Each op's outcome, kept between calls (its vectors keep their capacity).

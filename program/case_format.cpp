@@ -270,13 +270,24 @@ struct Parser {
 
 }  // namespace
 
+namespace {
+// What the canonical form leaves out of an input line (canonicalize, print_case):
+// an identity dim order, and a dtype equal to the case's default.
+bool order_is_identity(const InputDecl& in) {
+  bool identity = in.dim_order.size() == in.sizes.size();
+  for (size_t i = 0; identity && i < in.dim_order.size(); ++i)
+    identity = in.dim_order[i] == static_cast<int>(i);
+  return identity;
+}
+bool dtype_is_default(const InputDecl& in, ScalarType default_dtype) {
+  return in.dtype == default_dtype;
+}
+}  // namespace
+
 void canonicalize(Case& c) {
   for (InputDecl& in : c.inputs) {
-    bool identity = in.dim_order.size() == in.sizes.size();
-    for (size_t i = 0; identity && i < in.dim_order.size(); ++i)
-      identity = in.dim_order[i] == static_cast<int>(i);
-    if (identity) in.dim_order.clear();
-    if (in.dtype == c.dtype) in.dtype.reset();  // the default is not repeated
+    if (order_is_identity(in)) in.dim_order.clear();
+    if (dtype_is_default(in, c.dtype)) in.dtype.reset();  // the default is not repeated
   }
   c.version = std::max(c.version, c.min_version());
   for (Op& op : c.ops)
@@ -479,15 +490,11 @@ std::string print_case(const Case& c) {
   append_int(s, std::max(c.version, c.min_version()));
   s.append("\ndtype ").append(scalar_type_name(c.dtype)) += '\n';
   for (const InputDecl& in : c.inputs) {
-    // Canonical as canonicalize() makes it: the identity order and the default
-    // dtype are not spelled out.
+    // Canonical as canonicalize() makes it, without copying the case.
     s.append("input ").append(in.name) += ' ';
     append_list(s, in.sizes);
-    if (in.dtype && *in.dtype != c.dtype) s.append(" dtype=").append(scalar_type_name(*in.dtype));
-    bool identity = in.dim_order.size() == in.sizes.size();
-    for (size_t i = 0; identity && i < in.dim_order.size(); ++i)
-      identity = in.dim_order[i] == static_cast<int>(i);
-    if (!in.dim_order.empty() && !identity) {
+    if (in.dtype && !dtype_is_default(in, c.dtype)) s.append(" dtype=").append(scalar_type_name(*in.dtype));
+    if (!in.dim_order.empty() && !order_is_identity(in)) {
       s += " dim_order=";
       append_list(s, in.dim_order);
     }
