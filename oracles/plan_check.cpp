@@ -68,6 +68,16 @@ std::string check_plan(const Case& c, const ProgramInfo& info, const RewritePlan
       const int64_t root_off = plan.tensors[r].offset;
       // 128 bits: a pass may hand over any delta.
       const __int128 delta = static_cast<__int128>(ta.offset) - root_off;
+      // An empty alias reads nothing, so it may sit anywhere in its root, but not
+      // past the arena: ExecuTorch resolves every planned tensor through
+      // HierarchicalAllocator::get_offset_address, which refuses an offset + size
+      // past its buffer (runtime/core/hierarchical_allocator.h at cff6f4dd), so
+      // the Method does not load.
+      if (bytes[a] == 0 && (ta.offset < 0 || ta.offset > plan.arena_bytes))
+        return "empty alias " + name(a) + " is planned at byte " + std::to_string(ta.offset) +
+               ", outside the " + std::to_string(plan.arena_bytes) +
+               "-byte arena (ExecuTorch refuses a planned offset past its buffer: the Method "
+               "would not load)";
       if (bytes[a] > 0 && (delta < 0 || delta + bytes[a] > bytes[r]))
         return "alias " + name(a) + " " + range(ta.offset, bytes[a]) + " lies outside its root " +
                name(r) + " " + range(root_off, bytes[r]);

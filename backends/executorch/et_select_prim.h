@@ -1,6 +1,7 @@
 // executorch_prim::et_select.default, written as an ExecuTorch prim op on
-// ExecuTorch's own types (the snapshot has none; pytorch/executorch PR 19198
-// proposes one with this stack): a drop-in candidate for kernels/prim_ops/.
+// ExecuTorch's own types (ExecuTorch has none: not the snapshot, not upstream main;
+// only pytorch/executorch PR 19198, closed unmerged, proposed one with this
+// stack): a drop-in candidate for kernels/prim_ops/.
 #pragma once
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/core/span.h>
