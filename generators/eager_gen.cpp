@@ -8,6 +8,7 @@
 
 #include "generators/case_gen.h"
 #include "generators/eager_gen.h"
+#include "oracles/analysis.h"
 #include "oracles/judge_facts.h"
 
 namespace slicefuzz {
@@ -142,6 +143,9 @@ rc::Gen<Case> genEagerCase() {
           op.target = names[dst];
           op.src = names[*rc::gen::elementOf(partners)];
         }
+        // A self-copy through a view: a no-op in eager PyTorch that
+        // functionalization still records as a write of the view.
+        if (*rc::gen::inRange(0, 6) == 0) op.src = op.target;
       } else if (kind == 4 || kind == 5) {  // add (out of place) or clone
         const int src = pick(false);
         op.kind = kind == 4 ? OpKind::AddOut : OpKind::Clone;
@@ -160,6 +164,23 @@ rc::Gen<Case> genEagerCase() {
       op.target = x.name;
       op.scalar = 1;
       c.ops.push_back(op);
+    }
+    // A copy_ between views that share elements where torch 1.13 cannot check
+    // them (a view is not dense) has no defined result (the analysis refuses
+    // it): copy a clone of the source, as PyTorch's own overlap error advises.
+    for (size_t tries = 0; tries < c.ops.size(); ++tries) {
+      ProgramInfo info;
+      AnalysisError err;
+      if (analyze(c, kDefaultByteBudget, info, err) ||
+          err.cause != AnalysisError::Cause::OrderDependentCopy)
+        break;
+      Op clone;
+      clone.kind = OpKind::Clone;
+      clone.result = generated_value_name(names.size() - 1);
+      clone.src = c.ops[err.op].src;
+      names.push_back(clone.result);
+      c.ops[err.op].src = clone.result;
+      c.ops.insert(c.ops.begin() + err.op, clone);
     }
     // The input's final value always; often only that (every other output is a
     // late read that keeps a pass from re-inplacing); the last value defined;

@@ -77,6 +77,9 @@ extern const char* const kInPlaceOps = R"py(def add_(t, k):
 def copy_(dst, src):
     if list(dst.shape) != list(src.shape):
         raise RuntimeError("copy_: sizes differ (slicefuzz programs do not broadcast)")
+    # Copy semantics (version 1): every value has its own storage, so the clone
+    # changes nothing there; in the replay of a rewrite, where values share the
+    # arena, it keeps the case language's rule that the source is read whole.
     dst.copy_(src.clone())
 
 

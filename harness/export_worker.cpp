@@ -73,7 +73,8 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k) {
     case OpKind::AddOut:
       return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
-    case OpKind::Copy: return op.target + ".copy_(" + op.src + ".clone())  # source read whole first";
+    // As written (the worker runs the same line): torch is the judge of overlap.
+    case OpKind::Copy: return op.target + ".copy_(" + op.src + ")";
   }
   return "";
 }

@@ -6,6 +6,7 @@
 
 #include "oracles/judge_facts.h"
 #include "oracles/judge_layouts.h"
+#include "oracles/judge_overlap.h"
 #include "oracles/values.h"
 #include "program/case_format.h"
 
@@ -21,9 +22,11 @@ std::string format_msg(const char* fmt, ...) {
   return buf;
 }
 
-bool fail(AnalysisError& err, AnalysisError::Where where, int op, std::string msg) {
+bool fail(AnalysisError& err, AnalysisError::Where where, int op, std::string msg,
+          AnalysisError::Cause cause = AnalysisError::Cause::Malformed) {
   err.where = where;
   err.op = op;
+  err.cause = cause;
   err.message = std::move(msg);
   return false;
 }
@@ -123,6 +126,23 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
     v.dim_order = in.effective_dim_order();  // the identity spelled out when omitted
   }
 
+  // Eager views share storage: with any view in the program, every value's
+  // storage (the value that owns it) and its window onto it (element offset,
+  // sizes, strides), so that a copy_ between views of one storage is judged as
+  // torch judges it (judge_overlap.h). Without views every value owns its storage.
+  const bool eager = std::any_of(c.ops.begin(), c.ops.end(), [](const Op& op) { return op_is_view(op.kind); });
+  thread_local std::vector<int> storage;
+  thread_local std::vector<judge::StridedView> window;
+  auto own_window = [&](int v) {
+    if (!eager) return;
+    if (storage.size() <= static_cast<size_t>(v)) storage.resize(v + 1), window.resize(v + 1);
+    storage[v] = v;
+    window[v].sizes.assign(info.values[v].sizes.begin(), info.values[v].sizes.end());
+    judge::strides_into(window[v].sizes, info.values[v].dim_order, window[v].strides);
+    window[v].offset = 0;
+  };
+  for (int i = 0; i < info.num_inputs; ++i) own_window(i);
+
   // Each op's outcome, kept between calls (its vectors keep their capacity).
   thread_local judge::OpOutcome out;
   for (size_t k = 0; k < c.ops.size(); ++k) {
@@ -169,12 +189,35 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
         if (!account(result, out.layout.sizes, !op_is_view(op.kind)))
           return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
         result.dim_order.assign(out.layout.dim_order.begin(), out.layout.dim_order.end());
+        if (eager && op_is_view(op.kind)) {
+          if (storage.size() <= static_cast<size_t>(oi.result))
+            storage.resize(oi.result + 1), window.resize(oi.result + 1);
+          storage[oi.result] = storage[oi.src];
+          judge::op_view_into(op, window[oi.src], window[oi.result]);
+        } else {
+          own_window(oi.result);
+        }
       }
     } else if (op.kind == OpKind::Copy) {
       why = judge::copy_dtype_error(info.values[oi.target].dtype, info.values[oi.src].dtype);
       // Layouts are built (four vector copies) only for the error's words.
       if (why.empty() && info.values[oi.target].sizes != info.values[oi.src].sizes)
         why = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
+      // The same tensor is torch's `is_same` (a no-op); views of one storage are
+      // judged as torch does.
+      if (why.empty() && eager && oi.target != oi.src && storage[oi.target] == storage[oi.src]) {
+        switch (judge::copy_overlap(window[oi.target], window[oi.src])) {
+          case judge::CopyOverlap::TorchRefuses: why = judge::kCopyPartialOverlapError; break;
+          case judge::CopyOverlap::OrderDependent:
+            return fail(err, W::Op, ki,
+                        "copy_(" + op.target + ", " + op.src + "): the two views share elements in a "
+                        "way torch 1.13 does not check (a view is not dense), so PyTorch's result "
+                        "depends on its loop order; copy a clone of the source instead",
+                        AnalysisError::Cause::OrderDependentCopy);
+          case judge::CopyOverlap::Disjoint:
+          case judge::CopyOverlap::SameElements: break;
+        }
+      }
     }
     if (!why.empty()) {
       info.failing_op = ki;

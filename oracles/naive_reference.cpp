@@ -23,6 +23,7 @@
 
 #include "oracles/judge_facts.h"
 #include "oracles/judge_layouts.h"
+#include "oracles/judge_overlap.h"
 #include "oracles/oracle.h"
 #include "oracles/values.h"
 #include "program/interpreter.h"
@@ -276,7 +277,19 @@ class NaiveReference {
     std::string err = judge::copy_dtype_error(info_.values[oi.target].dtype, info_.values[oi.src].dtype);
     if (err.empty()) err = judge::copy_error(layout_of(oi.target), layout_of(oi.src));
     if (!err.empty()) return OpStatus::error(err);
-    // The source is read whole before the write (the case language's copy_).
+    // Two views of one storage: torch refuses a partial overlap; an
+    // order-dependent copy is not a program of the case language (the analysis
+    // refuses it). Otherwise every order gives one result: read whole, then write.
+    const Window& dst_w = values_[oi.target];
+    const Window& src_w = values_[oi.src];
+    if (oi.target != oi.src && dst_w.storage == src_w.storage) {
+      const judge::CopyOverlap o = judge::copy_overlap(
+          judge::StridedView{dst_w.sizes, dst_w.strides, dst_w.offset},
+          judge::StridedView{src_w.sizes, src_w.strides, src_w.offset});
+      if (o == judge::CopyOverlap::TorchRefuses) return OpStatus::error(judge::kCopyPartialOverlapError);
+      if (o == judge::CopyOverlap::OrderDependent)
+        return OpStatus::error("naive reference: an order-dependent copy_ ran (the analysis admits none)");
+    }
     thread_local TensorValue src;  // scratch
     mem_.read_into(values_[oi.src], src);
     mem_.write(values_[oi.target], src.bytes);

@@ -51,6 +51,9 @@ struct ProgramInfo {
 struct AnalysisError {
   enum class Where { Input, Op, Outputs } where = Where::Input;
   int op = -1;  // for Where::Op; for Where::Input, the input's index
+  // Why, as data: a generator or mutator repairs an order-dependent copy_ (by
+  // copying a clone of the source, what PyTorch's own error message advises).
+  enum class Cause : uint8_t { Malformed, OrderDependentCopy } cause = Cause::Malformed;
   std::string message;
 };
 

@@ -120,7 +120,7 @@ def eager_function(case):
                 dst, src = env[a[0]], env[a[1]]
                 if dst.shape != src.shape:
                     raise RuntimeError("copy_: sizes differ (slicefuzz does not broadcast)")
-                dst.copy_(src.clone())  # the source is read whole before the write
+                dst.copy_(src)  # as written: torch refuses a partial overlap itself
         CURRENT_OP[0] = -1
         return tuple(env[n].clone() for n in case["outputs"] if n != case["input"])
     return f
@@ -158,6 +158,12 @@ def answer_run(case, x, transform, out):
     CURRENT_OP[0] = -1
     f = eager_function(case)
     try:
+        # The program as PyTorch runs it first: an op eager PyTorch refuses (a
+        # copy_ between partly overlapping views) is refused here too, although
+        # a functionalized trace of it would run (functionalize replaces the
+        # copy_ and its overlap check with a functional copy).
+        f(copy_like(x))
+        CURRENT_OP[0] = -1
         run = transform(f, copy_like(x))
         xi = copy_like(x)
         CURRENT_OP[0] = -1
