@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # Standalone reproducer (no slicefuzz code), backend torch-fx-reinplace.
 # Eager PyTorch vs make_fx(functionalize(f)) after torch.fx.passes.reinplace.
-# slicefuzz: VALUE_MISMATCH: worker path: output 'x' (defined by the input): element [0]: expected 102.5, got 101.5 (torch vs worker path) [out-of-process backend torch-fx-reinplace]
+# slicefuzz: VALUE_MISMATCH: worker path: output 'x' (defined by the input): element [0]: expected 102.5, got 101.5 (torch vs worker path) [out-of-process backend torch-fx-reinplace] [the worker blames: reinplace-deleted-scatter:slice_scatter]
 # The case:
 #   slicefuzz-case 2
 #   dtype float32
@@ -42,7 +42,7 @@ def f(x):
     a = add(x, 100)
     add_(a, 1)
     b = torch.ops.aten.slice(x, 0, None, 2, 1)
-    b.copy_(a.clone())  # source read whole first
+    b.copy_(a)
     return ()
 
 
@@ -54,7 +54,11 @@ def outputs(x, results):  # the case's outputs; the input's is its final value
 
 
 x = make_input()
-eager = outputs(x, f(x))
+try:
+    eager = outputs(x, f(x))
+except RuntimeError as e:
+    print('not reproduced: eager PyTorch refuses the program (%s)' % ' '.join(str(e).split())[:300])
+    sys.exit(0)
 gm = make_fx(functionalize(f))(make_input())
 print('---- traced: make_fx(functionalize(f))')
 print(gm.code.strip())

@@ -42,7 +42,7 @@ def f(x):
     a = torch.ops.aten.select(x, 0, -1)
     b = torch.ops.aten.select(x, 0, -4)
     f = add(b, 5)
-    a.copy_(f.clone())  # source read whole first
+    a.copy_(f)
     return ()
 
 
@@ -54,7 +54,11 @@ def outputs(x, results):  # the case's outputs; the input's is its final value
 
 
 x = make_input()
-eager = outputs(x, f(x))
+try:
+    eager = outputs(x, f(x))
+except RuntimeError as e:
+    print('not reproduced: eager PyTorch refuses the program (%s)' % ' '.join(str(e).split())[:300])
+    sys.exit(0)
 gm = make_fx(functionalize(f))(make_input())
 print('---- traced: make_fx(functionalize(f))')
 print(gm.code.strip())
