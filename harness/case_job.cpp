@@ -23,6 +23,7 @@ CaseSummary summarize(const CaseReport& report) {
     s.message = f->path + " path: " + f->message;
     s.op = f->op;
     s.cause = f->cause;
+    s.rule = f->rule;
   }
   for (const Finding& f : report.findings) s.tolerated += f.tolerated;
   s.slices = report.slices;
@@ -45,6 +46,7 @@ std::string encode_summary(const CaseSummary& s) {
   o << s.decided.size() << '\n';
   for (const OpDecision& d : s.decided) o << d.alias << ' ' << one_line(d.op_kind) << '\n';
   o << "cause " << one_line(s.cause) << '\n';
+  o << "rule " << one_line(s.rule) << '\n';
   return o.str();
 }
 
@@ -92,6 +94,10 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
   if (std::string word; in >> word && word == "cause") {
     in.ignore(1);
     std::getline(in, s.cause);
+  }
+  if (std::string word; in >> word && word == "rule") {
+    in.ignore(1);
+    std::getline(in, s.rule);
   }
   return s;
 }

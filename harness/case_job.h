@@ -21,6 +21,7 @@ struct CaseSummary {
   std::string worker_log;  // a dead worker's report (SANITIZER, CRASH): frames for the signature
   std::string unsupported;  // UNSUPPORTED: the declared limit the case lies outside
   std::string cause;        // the finding's Finding::cause (a worker's diagnosis)
+  std::string rule;         // the finding's Finding::rule (the judge's broken rule or invariant)
 };
 
 CaseSummary summarize(const CaseReport& report);

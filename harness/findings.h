@@ -64,6 +64,11 @@ struct Finding {
   // worker's answer to `diagnose` (the change of its pass to blame, one word,
   // e.g. "reinplace-inplace:add"). The root-cause signature uses it.
   std::string cause;
+  // The judge's rule or invariant that broke, as the word of the judge's own
+  // table (oracles/plan_check.h's plan invariants), set where the judge makes
+  // the verdict; the root-cause signature takes it as is. Empty: a verdict not
+  // yet carried as data (its signature still reads the message).
+  std::string rule;
 };
 
 }  // namespace slicefuzz

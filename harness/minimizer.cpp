@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "generators/mutator.h"
+#include "harness/signature.h"
 #include "oracles/analysis.h"
 #include "oracles/judge_facts.h"
 #include "program/program_info.h"
@@ -226,7 +227,7 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
     if (op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy) {
       // A simpler op in its place, from the same source: a whole-tensor slice_copy
       // (still a view-copy op, so still a possible alias) or a clone. The finding
-      // must keep its kind and its op's kind, so this succeeds where the op is a
+      // must keep its signature (kind, op kind, rule), so this succeeds where the op is a
       // bystander of the bug, never where it is the culprit.
       with_running([](Op& o) {
         Op whole;
@@ -338,12 +339,6 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
   return out;
 }
 
-// The kind of op a finding is about ("" when it names none).
-std::string finding_op_kind(const Case& c, const CaseSummary& s) {
-  if (s.op < 0 || s.op >= static_cast<int>(c.ops.size())) return "";
-  return op_kind_name(c.ops[s.op].kind);
-}
-
 }  // namespace
 
 std::vector<Case> minimize_candidates(const Case& c, int64_t byte_budget, bool allow_empty) {
@@ -371,8 +366,12 @@ MinimizeResult minimize_case(const Case& original, const Backend& backend,
   res.minimized = original;
   res.reproduced = res.finding.failed;
   if (!res.reproduced) return res;
-  const FindingKind kind = res.finding.kind;
-  const std::string op_kind = finding_op_kind(original, res.finding);
+  // A candidate must keep the finding's root-cause signature (its kind, the op
+  // kind it names, the judge's rule or invariant, a sanitizer's top frame, a
+  // worker's diagnosed cause), not only its kind: a smaller case of another root
+  // cause is another finding (issue 22: a pr21552-rule write to the base shrank
+  // into a write to the slice).
+  const std::string signature = finding_signature(original, res.finding);
   const bool allow_empty = has_empty_dim(original);
 
   for (bool progress = true; progress;) {
@@ -386,7 +385,7 @@ MinimizeResult minimize_case(const Case& original, const Backend& backend,
              [&](size_t i, const JobOutcome& o) {
                ++res.candidates;
                CaseSummary s = decode_outcome(o);
-               if (s.failed && s.kind == kind && finding_op_kind(cands[i], s) == op_kind) {
+               if (s.failed && finding_signature(cands[i], s) == signature) {
                  res.minimized = cands[i];
                  res.finding = s;
                  ++res.accepted;

@@ -344,9 +344,11 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
   report.arena_bytes = plan.arena_bytes;
   report.copy_arena_bytes = copy_plan.arena_bytes;
   const std::vector<int64_t> torch_delta = torch_alias_deltas(c, info, torch, rewrite);
-  std::string violation = check_plan(c, info, rewrite, plan, torch_delta, backend.arena_alignment);
-  if (!violation.empty()) {
-    report.findings.push_back(finding(FindingKind::PLAN_VIOLATION, "rewrite", -1, violation));
+  PlanVerdict verdict = judge_plan(c, info, rewrite, plan, torch_delta, backend.arena_alignment);
+  if (!verdict.ok()) {
+    Finding f = finding(FindingKind::PLAN_VIOLATION, "rewrite", -1, std::move(verdict.message));
+    f.rule = plan_invariant_word(verdict.broken);
+    report.findings.push_back(std::move(f));
     return report;
   }
   if (backend.never_grows_arena && plan.arena_bytes > copy_plan.arena_bytes)

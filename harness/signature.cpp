@@ -46,16 +46,7 @@ std::string cause_of(FindingKind kind, const std::string& m) {
     if (has(m, "is written by op")) return "root-written-while-read";
     if (has(m, "layout is not what the op must produce")) return "layout";  // rule 5
   }
-  if (kind == FindingKind::PLAN_VIOLATION) {
-    if (has(m, "outside its root")) return "alias-outside-root";
-    if (has(m, "but the plan keeps it alive")) return "lifetime-ends-early";
-    if (has(m, "torch's view starts")) return "alias-offset";
-    if (has(m, "bytes but the plan gives it")) return "too-few-bytes";
-    if (has(m, "not a storage root")) return "bad-root";
-    if (has(m, "-byte arena")) return "outside-arena";
-    if (has(m, "overlap in bytes")) return "overlap";
-    if (has(m, "align")) return "misaligned";
-  }
+  // PLAN_VIOLATION: the invariant comes as data (Finding::rule), never from here.
   return "";
 }
 
@@ -174,7 +165,10 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
   s += op ? op_kind_name(op->kind) : "program";
   const std::string path = path_of(f.message);
   if (!path.empty()) s += ":" + path;
-  if (std::string cause = cause_of(f.kind, f.message); !cause.empty()) s += ":" + cause;
+  if (!f.rule.empty())
+    s += ":" + f.rule;
+  else if (std::string cause = cause_of(f.kind, f.message); !cause.empty())
+    s += ":" + cause;
   // Wrong values on a non-default dim order and on a contiguous tensor are
   // different causes in every kernel seen so far (ExecuTorch's channels-last
   // slice_copy among them): the one feature kept, so that a known layout bug

@@ -14,7 +14,53 @@
 
 namespace slicefuzz {
 
-// Returns "" or the first violation in words (the two tensors, their lifetimes
+// The plan invariants the judge checks, one table: the enum and the word a
+// root-cause signature carries (PLAN_VIOLATION:program:rewrite:WORD). The
+// verdict is this value from where the check makes it to the report; the
+// message is for people and is never parsed.
+#define SLICEFUZZ_PLAN_INVARIANTS(X)                                             \
+  X(None, "")                                                                    \
+  X(TensorCount, "tensor-count")             /* a tensor per value that runs */ \
+  X(BadRoot, "bad-root")                     /* an alias's root is a root defined before it */ \
+  X(AliasOutsideRoot, "alias-outside-root")  /* a non-empty alias lies inside its root */ \
+  X(AliasOffset, "alias-offset")             /* ... at torch's view delta */     \
+  X(TooFewBytes, "too-few-bytes")            /* a root has the bytes its sizes need */ \
+  X(OutsideArena, "outside-arena")           /* every tensor, empty aliases too, in the arena */ \
+  X(Misaligned, "misaligned")                /* every root's offset aligned */   \
+  X(LifetimeEndsEarly, "lifetime-ends-early")  /* live as long as the program uses it */ \
+  X(Overlap, "overlap")                      /* co-live roots share no byte */
+
+enum class PlanInvariant : uint8_t {
+#define SLICEFUZZ_PLAN_INVARIANT_ENUM(e, word) e,
+  SLICEFUZZ_PLAN_INVARIANTS(SLICEFUZZ_PLAN_INVARIANT_ENUM)
+#undef SLICEFUZZ_PLAN_INVARIANT_ENUM
+};
+
+inline const char* plan_invariant_word(PlanInvariant i) {
+  static const char* const kWords[] = {
+#define SLICEFUZZ_PLAN_INVARIANT_WORD(e, word) word,
+      SLICEFUZZ_PLAN_INVARIANTS(SLICEFUZZ_PLAN_INVARIANT_WORD)
+#undef SLICEFUZZ_PLAN_INVARIANT_WORD
+  };
+  return kWords[static_cast<size_t>(i)];
+}
+
+struct PlanVerdict {
+  PlanInvariant broken = PlanInvariant::None;
+  std::string message;  // in words, for people
+  bool ok() const { return broken == PlanInvariant::None; }
+};
+
+// The first invariant the plan breaks, with the violation in words (the two
+// tensors, their lifetimes as the program implies them and as the plan claims,
+// and their byte ranges). `torch_delta_bytes` (per value, may be empty): where
+// torch's view puts each alias's first byte relative to its root.
+PlanVerdict judge_plan(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
+                       const MemoryPlan& plan,
+                       const std::vector<int64_t>& torch_delta_bytes = {},
+                       int64_t alignment = kArenaAlignment);
+
+// judge_plan's message alone: "" or the first violation in words (the two tensors, their lifetimes
 // as the program implies them and as the plan claims, and their byte ranges).
 // `torch_delta_bytes` (per value, may be empty): where torch's view puts each
 // alias's first byte relative to its root.

@@ -17,6 +17,7 @@
 #include "harness/minimizer.h"
 #include "harness/plan_picture.h"
 #include "harness/signature.h"
+#include "oracles/plan_check.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -93,6 +94,24 @@ TEST(ViewOpsSignature, AliasPrimOpContractChecksAndLayoutRuleAreTheirOwnCauses) 
             "UNSOUND_REWRITE:view_copy:rewrite:layout");
   EXPECT_EQ(finding_signature(c, finding_at(FindingKind::PLAN_VIOLATION, -1, "rewrite path: x")),
             "PLAN_VIOLATION:program:rewrite");
+}
+
+// A plan invariant travels as data from the judge (Finding::rule) to the
+// signature, through an isolated worker's encoding; the message is not read.
+TEST(ViewOpsSignature, PlanInvariantIsDataNotWords) {
+  const Case c = one_op_case("y = view_copy(t, sizes=[3])");
+  CaseSummary s = finding_at(FindingKind::PLAN_VIOLATION, -1, "rewrite path: overlap in bytes, outside its root");
+  s.rule = plan_invariant_word(PlanInvariant::Misaligned);
+  EXPECT_EQ(finding_signature(c, s), "PLAN_VIOLATION:program:rewrite:misaligned");
+  JobOutcome o;
+  o.status = JobOutcome::Status::Ok;
+  o.text = encode_summary(s);
+  EXPECT_EQ(decode_outcome(o).rule, "misaligned");
+  EXPECT_EQ(finding_signature(c, decode_outcome(o)), "PLAN_VIOLATION:program:rewrite:misaligned");
+  // Every invariant has its own word.
+  EXPECT_STREQ(plan_invariant_word(PlanInvariant::None), "");
+  EXPECT_STREQ(plan_invariant_word(PlanInvariant::OutsideArena), "outside-arena");
+  EXPECT_STREQ(plan_invariant_word(PlanInvariant::Overlap), "overlap");
 }
 
 // A whole-program worker's diagnosis (Finding::cause) is the root cause: the op

@@ -11,6 +11,7 @@
 
 #include "harness/export.h"
 #include "harness/minimizer.h"
+#include "harness/signature.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -106,6 +107,23 @@ TEST(Minimizer, ReportsAPassingCaseAsNotReproduced) {
   MinimizeResult r =
       minimize_case(planted(), *find_backend("reference"), RunOptions{}, IsolationOptions{}, 30);
   EXPECT_FALSE(r.reproduced);
+}
+
+// The minimiser keeps the root-cause signature, not only the kind: on
+// pr21552-rule a base written while its slice is read must not shrink into a
+// slice written in place (both UNSOUND_REWRITE of the same slice_copy).
+TEST(Minimizer, KeepsTheRootCauseSignature) {
+  ParseResult p = parse_case(
+      "slicefuzz-case 1\ndtype float32\ninput x [4]\nt = clone(x)\n"
+      "a = slice_copy(t, dim=0, start=1, end=3, step=1)\nadd_(t, 10)\nb = clone(a)\noutput b, t\n");
+  ASSERT_TRUE(p.ok) << p.error;
+  MinimizeResult r = minimize_case(p.c, *find_backend("pr21552-rule"), RunOptions{},
+                                   IsolationOptions{}, 60);
+  ASSERT_TRUE(r.reproduced);
+  EXPECT_EQ(finding_signature(r.minimized, r.finding),
+            "UNSOUND_REWRITE:slice_copy:rewrite:root-written-while-read")
+      << print_case(r.minimized);
+  EXPECT_LT(r.accepted, r.candidates);
 }
 
 // A crashing backend during minimisation costs candidates, not the minimiser.
