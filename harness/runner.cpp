@@ -140,13 +140,14 @@ void compare_decisions(const Case& c, const RewritePlan& rewrite,
   for (const EligibilityVerdict& v : verdicts) {
     const SliceDecision* d = rewrite.decision_for_op(v.op);
     const bool aliased = d && d->alias;
-    if (aliased && !v.eligible)
-      report.findings.push_back(finding(
-          FindingKind::UNSOUND_REWRITE, "rewrite", v.op,
-          op_label(c, v.op) + " was rewritten to " + op_alias_prim(c.ops[v.op].kind) +
-              " (pass: " + d->reason +
-              ") but it must stay a copy: " + v.reason));
-    else if (!aliased && v.eligible) {
+    if (aliased && !v.eligible) {
+      Finding f = finding(FindingKind::UNSOUND_REWRITE, "rewrite", v.op,
+                          op_label(c, v.op) + " was rewritten to " + op_alias_prim(c.ops[v.op].kind) +
+                              " (pass: " + d->reason + ") but it must stay a copy: " + v.reason);
+      // The judge's rule, as data: the pass's own words above can never set it.
+      f.rule = eligibility_rule_word(v.broken);
+      report.findings.push_back(std::move(f));
+    } else if (!aliased && v.eligible) {
       Finding f = finding(FindingKind::MISSED_REWRITE, "rewrite", v.op,
                           op_label(c, v.op) + " could be an " + op_alias_prim(c.ops[v.op].kind) +
                               " (dense, no output, no mutation hazard) but the pass kept the copy: " +

@@ -17,7 +17,6 @@ std::string path_of(const std::string& message) {
   return message.substr(0, at);
 }
 
-bool has(const std::string& s, const char* word) { return s.find(word) != std::string::npos; }
 
 // The dim order of the value op k reads (the one it writes, for add_ and copy_)
 // as the judge's analysis lays it out (every value has its own: a clone into
@@ -33,21 +32,6 @@ std::vector<int> dim_order_under(const Case& c, int k) {
     if (v >= 0 && info.values[v].known) return info.values[v].dim_order;
   }
   return c.inputs[0].dim_order;
-}
-
-// The few words that separate different causes of one kind: which eligibility
-// rule an unsound rewrite broke, which plan invariant failed. These are the
-// judge's own categories (one per rule of DESIGN section 2), not case features.
-std::string cause_of(FindingKind kind, const std::string& m) {
-  if (kind == FindingKind::UNSOUND_REWRITE) {
-    if (has(m, "not dense")) return "not-dense";
-    if (has(m, "program output")) return "program-output";
-    if (has(m, "mutated in place")) return "alias-mutated";
-    if (has(m, "is written by op")) return "root-written-while-read";
-    if (has(m, "layout is not what the op must produce")) return "layout";  // rule 5
-  }
-  // PLAN_VIOLATION: the invariant comes as data (Finding::rule), never from here.
-  return "";
 }
 
 // Where a source file lies inside the system under test, or npos.
@@ -165,10 +149,11 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
   s += op ? op_kind_name(op->kind) : "program";
   const std::string path = path_of(f.message);
   if (!path.empty()) s += ":" + path;
-  if (!f.rule.empty())
-    s += ":" + f.rule;
-  else if (std::string cause = cause_of(f.kind, f.message); !cause.empty())
-    s += ":" + cause;
+  // The few words that separate different causes of one kind: which eligibility
+  // rule an unsound rewrite broke, which plan invariant failed. They are the
+  // judge's own categories (oracles/eligibility.h, oracles/plan_check.h), carried
+  // as data from where the judge decides; no message is read for them.
+  if (!f.rule.empty()) s += ":" + f.rule;
   // Wrong values on a non-default dim order and on a contiguous tensor are
   // different causes in every kernel seen so far (ExecuTorch's channels-last
   // slice_copy among them): the one feature kept, so that a known layout bug

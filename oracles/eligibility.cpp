@@ -49,7 +49,7 @@ std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramIn
     const OpInfo& oi = info.ops[k];
     const int y = oi.result, x = oi.src;
     const int storage = storage_of(x);  // where y's bytes would live as an alias
-    EligibilityVerdict v{k, false, ""};
+    EligibilityVerdict v{k, false, EligibilityRule::None, ""};
 
     // Rule 3: the first in-place write to y or to an alias of y.
     int mutated_op = -1, mutated_value = -1;
@@ -87,20 +87,25 @@ std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramIn
                            info.values[y].dim_order == want.layout.dim_order;
 
     if (!view.dense) {
+      v.broken = EligibilityRule::NotDense;
       v.reason = "torch's view is not dense in the dim order";
     } else if (is_output[y]) {
+      v.broken = EligibilityRule::ProgramOutput;
       v.reason = "program output";
     } else if (mutated_op >= 0) {
+      v.broken = EligibilityRule::AliasMutated;
       v.reason = mutated_value == y ? "mutated in place"
                                     : quoted(info, mutated_value) + ", an alias of " +
                                           quoted(info, y) + ", is mutated in place by op " +
                                           std::to_string(mutated_op);
     } else if (hazard >= 0) {
+      v.broken = EligibilityRule::RootWrittenWhileRead;
       v.reason = quoted(info, storage) + " is written by op " + std::to_string(hazard) +
                  (written_value != storage ? " (through " + quoted(info, written_value) + ")" : "") +
                  " while " + quoted(info, y) + " is still read" +
                  (read_value != y ? " (through its alias " + quoted(info, read_value) + ")" : "");
     } else if (!layout_ok) {
+      v.broken = EligibilityRule::Layout;
       v.reason = "the result's layout is not what the op must produce";
     } else {
       v.eligible = true;

@@ -3,6 +3,7 @@
 // simple, quadratic scan of the program. It calls none of the pass's code, so a
 // disagreement means one of the two is wrong.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,37 @@
 
 namespace slicefuzz {
 
+// The eligibility rules (DESIGN 2, below), one table: the enum and the word a
+// root-cause signature carries (UNSOUND_REWRITE:OP:rewrite:WORD). The verdict is
+// this value from here to the report; `reason` is for people, never parsed.
+#define SLICEFUZZ_ELIGIBILITY_RULES(X)                              \
+  X(None, "")                                                       \
+  X(NotDense, "not-dense")                        /* rule 1 */      \
+  X(ProgramOutput, "program-output")              /* rule 2 */      \
+  X(AliasMutated, "alias-mutated")                /* rule 3 */      \
+  X(RootWrittenWhileRead, "root-written-while-read") /* rule 4 */   \
+  X(Layout, "layout")                             /* rule 5 */
+
+enum class EligibilityRule : uint8_t {
+#define SLICEFUZZ_ELIGIBILITY_RULE_ENUM(e, word) e,
+  SLICEFUZZ_ELIGIBILITY_RULES(SLICEFUZZ_ELIGIBILITY_RULE_ENUM)
+#undef SLICEFUZZ_ELIGIBILITY_RULE_ENUM
+};
+
+inline const char* eligibility_rule_word(EligibilityRule r) {
+  static const char* const kWords[] = {
+#define SLICEFUZZ_ELIGIBILITY_RULE_WORD(e, word) word,
+      SLICEFUZZ_ELIGIBILITY_RULES(SLICEFUZZ_ELIGIBILITY_RULE_WORD)
+#undef SLICEFUZZ_ELIGIBILITY_RULE_WORD
+  };
+  return kWords[static_cast<size_t>(r)];
+}
+
 struct EligibilityVerdict {
   int op = -1;
   bool eligible = false;
-  std::string reason;  // why not (or "eligible")
+  EligibilityRule broken = EligibilityRule::None;  // the first rule that fails
+  std::string reason;  // why not (or "eligible"), in words
 };
 
 // One verdict per view-copy op that ran in torch (every entry of `views`, in op
