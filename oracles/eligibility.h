@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "oracles/judge_words.h"
 #include "oracles/oracle.h"
 #include "program/program_info.h"
 #include "program/case.h"
@@ -24,20 +25,7 @@ namespace slicefuzz {
   X(RootWrittenWhileRead, "root-written-while-read") /* rule 4 */   \
   X(Layout, "layout")                             /* rule 5 */
 
-enum class EligibilityRule : uint8_t {
-#define SLICEFUZZ_ELIGIBILITY_RULE_ENUM(e, word) e,
-  SLICEFUZZ_ELIGIBILITY_RULES(SLICEFUZZ_ELIGIBILITY_RULE_ENUM)
-#undef SLICEFUZZ_ELIGIBILITY_RULE_ENUM
-};
-
-inline const char* eligibility_rule_word(EligibilityRule r) {
-  static const char* const kWords[] = {
-#define SLICEFUZZ_ELIGIBILITY_RULE_WORD(e, word) word,
-      SLICEFUZZ_ELIGIBILITY_RULES(SLICEFUZZ_ELIGIBILITY_RULE_WORD)
-#undef SLICEFUZZ_ELIGIBILITY_RULE_WORD
-  };
-  return kWords[static_cast<size_t>(r)];
-}
+SLICEFUZZ_DEFINE_JUDGE_WORDS(EligibilityRule, eligibility_rule_word, SLICEFUZZ_ELIGIBILITY_RULES)
 
 struct EligibilityVerdict {
   int op = -1;

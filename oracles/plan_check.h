@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "oracles/judge_words.h"
 #include "program/case.h"
 #include "program/plan_types.h"
 #include "program/program_info.h"
@@ -30,20 +31,7 @@ namespace slicefuzz {
   X(LifetimeEndsEarly, "lifetime-ends-early")  /* live as long as the program uses it */ \
   X(Overlap, "overlap")                      /* co-live roots share no byte */
 
-enum class PlanInvariant : uint8_t {
-#define SLICEFUZZ_PLAN_INVARIANT_ENUM(e, word) e,
-  SLICEFUZZ_PLAN_INVARIANTS(SLICEFUZZ_PLAN_INVARIANT_ENUM)
-#undef SLICEFUZZ_PLAN_INVARIANT_ENUM
-};
-
-inline const char* plan_invariant_word(PlanInvariant i) {
-  static const char* const kWords[] = {
-#define SLICEFUZZ_PLAN_INVARIANT_WORD(e, word) word,
-      SLICEFUZZ_PLAN_INVARIANTS(SLICEFUZZ_PLAN_INVARIANT_WORD)
-#undef SLICEFUZZ_PLAN_INVARIANT_WORD
-  };
-  return kWords[static_cast<size_t>(i)];
-}
+SLICEFUZZ_DEFINE_JUDGE_WORDS(PlanInvariant, plan_invariant_word, SLICEFUZZ_PLAN_INVARIANTS)
 
 struct PlanVerdict {
   PlanInvariant broken = PlanInvariant::None;
