@@ -1,24 +1,61 @@
 #!/usr/bin/env bash
-# The two sides share no code (DESIGN section 6), checked on the sources: the
-# judge (oracles/) and the generators include nothing of the system under test
+# The two sides share no code (DESIGN section 6), checked on every C++ source
+# (recursively: backends/executorch/ and its subfolders included): the judge
+# (oracles/) and the generators include nothing of the system under test
 # (kernels/ apart from the dtype table, program/'s pass, planner, executors), and
 # the system under test (kernels/, program/, backends/) includes nothing of the
 # judge (program/interpreter.h, the op-loop skeleton, is shared vocabulary: it
-# holds no semantics). tests/judge_facts_test links sf_judge alone, which proves the same for
-# the symbols it reaches.
+# holds no semantics). tests/judge_facts_test links sf_judge alone, which proves
+# the same for the symbols it reaches. The libraries stay in their folders:
+# libtorch (ATen, torch) only in oracles/ (and bench/fuzz_ceiling.cpp, the
+# libtorch ceiling measured against), RapidCheck only in generators/ and tests/,
+# ExecuTorch only in backends/executorch/; harness/ and bench/ are checked for
+# these too. A folder with no C++ file, or a file that cannot be read, fails.
 set -uo pipefail
-cd "$1"
+cd "$1" || { echo "layering: cannot enter $1"; exit 2; }
 shared='"(kernels/scalar_type\.h|program/(case|case_format|program_info|tensor_value|path_result|plan_types|interpreter)\.h)"'
 bad=0
-for f in oracles/* generators/*; do
+sources() {  # every C++ file under the folders given, or a failure
+  local dir n
+  for dir in "$@"; do
+    n=$(find "$dir" -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null | wc -l)
+    if [ "$n" -eq 0 ]; then echo "layering: no C++ file under $dir (moved? update this test)" >&2; echo "!MISSING!"; fi
+    find "$dir" -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null
+  done
+}
+includes() {  # the #include lines of file $1, or a failure when it cannot be read
+  if [ "$1" = "!MISSING!" ] || [ ! -r "$1" ]; then echo "layering: cannot read $1" >&2; return 1; fi
+  grep -E '^[[:space:]]*#[[:space:]]*include' "$1" || true
+}
+checked=0
+while read -r f; do
+  checked=$((checked + 1))
+  inc=$(includes "$f") || { bad=1; continue; }
   while read -r line; do
-    echo "$f: the judge includes the system under test: $line"; bad=1
-  done < <(grep -E '#include "(kernels|program|backends)/' "$f" | grep -vE "#include $shared")
-done
-for f in kernels/*.* kernels/util/* program/* backends/*; do
+    [ -n "$line" ] && { echo "$f: the judge includes the system under test: $line"; bad=1; }
+  done < <(grep -E '#include "(kernels|program|backends)/' <<<"$inc" | grep -vE "#include $shared")
+done < <(sources oracles generators)
+while read -r f; do
+  checked=$((checked + 1))
+  inc=$(includes "$f") || { bad=1; continue; }
   while read -r line; do
-    echo "$f: the system under test includes the judge: $line"; bad=1
-  done < <(grep -E '#include "(oracles|harness|generators)/' "$f")
-done
-[ "$bad" = 0 ] && echo "layering: judge and system under test share only the vocabulary headers"
+    [ -n "$line" ] && { echo "$f: the system under test includes the judge: $line"; bad=1; }
+  done < <(grep -E '#include "(oracles|harness|generators)/' <<<"$inc")
+done < <(sources kernels program backends)
+while read -r f; do
+  inc=$(includes "$f") || { bad=1; continue; }
+  case "$f" in
+    oracles/*|bench/fuzz_ceiling.cpp) ;;
+    *) grep -qE '#include <(ATen|torch)/' <<<"$inc" && { echo "$f: libtorch outside oracles/"; bad=1; } ;;
+  esac
+  case "$f" in
+    generators/*|tests/*) ;;
+    *) grep -qE '#include <rapidcheck' <<<"$inc" && { echo "$f: RapidCheck outside generators/ and tests/"; bad=1; } ;;
+  esac
+  case "$f" in
+    backends/executorch/*) ;;
+    *) grep -qE '#include <executorch/' <<<"$inc" && { echo "$f: ExecuTorch outside backends/executorch/"; bad=1; } ;;
+  esac
+done < <(sources kernels program backends oracles generators harness bench tests)
+[ "$bad" = 0 ] && echo "layering: $checked files; judge and system under test share only the vocabulary headers; libtorch, RapidCheck and ExecuTorch stay in their folders"
 exit "$bad"
