@@ -21,6 +21,7 @@ CaseSummary summarize(const CaseReport& report) {
     s.failed = true;
     s.kind = f->kind;
     s.message = f->path + " path: " + f->message;
+    s.path = f->path;
     s.op = f->op;
     s.cause = f->cause;
     s.rule = f->rule;
@@ -47,6 +48,7 @@ std::string encode_summary(const CaseSummary& s) {
   for (const OpDecision& d : s.decided) o << d.alias << ' ' << one_line(d.op_kind) << '\n';
   o << "cause " << one_line(s.cause) << '\n';
   o << "rule " << one_line(s.rule) << '\n';
+  o << "path " << one_line(s.path) << '\n';
   return o.str();
 }
 
@@ -99,6 +101,10 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
     in.ignore(1);
     std::getline(in, s.rule);
   }
+  if (std::string word; in >> word && word == "path") {
+    in.ignore(1);
+    std::getline(in, s.path);
+  }
   return s;
 }
 
@@ -114,6 +120,7 @@ std::string run_case_text_job(const std::string& text, const Backend& backend,
     s.failed = true;
     s.kind = FindingKind::PARSE_ERROR;
     s.message = "parser path: " + p.error;
+    s.path = "parser";
     return encode_summary(s);
   }
   return encode_summary(summarize(run_case(p.c, p.info, backend, options)));

@@ -12,7 +12,8 @@ namespace slicefuzz {
 struct CaseSummary {
   bool failed = false;
   FindingKind kind = FindingKind::VALUE_MISMATCH;
-  std::string message;  // "<path> path: <message>"
+  std::string message;  // "<path> path: <message>", for people
+  std::string path;     // the path that failed, as data ("copy", "rewrite", "worker", ...)
   int op = -1;          // the op the finding is about (-1: none or unknown)
   int slices = 0, rewritten = 0, tolerated = 0;
   int64_t arena_bytes = 0, copy_arena_bytes = 0;

@@ -22,8 +22,7 @@ namespace {
 // The path a failure message names ("copy path: ..."), or "".
 std::string failing_path(const CaseSummary& s) {
   if (!s.failed) return {};
-  size_t sp = s.message.find(" path: ");
-  return sp == std::string::npos ? "worker" : s.message.substr(0, sp);
+  return s.path.empty() ? "worker" : s.path;  // no path: a worker that died
 }
 
 // What a decision made of its op, from the op table: the alias prim op

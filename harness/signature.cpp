@@ -10,14 +10,6 @@ namespace slicefuzz {
 
 namespace {
 
-// "copy path: ..." -> "copy"; worker deaths carry no path prefix.
-std::string path_of(const std::string& message) {
-  const size_t at = message.find(" path: ");
-  if (at == std::string::npos || at > 16) return "";
-  return message.substr(0, at);
-}
-
-
 // The dim order of the value op k reads (the one it writes, for add_ and copy_)
 // as the judge's analysis lays it out (every value has its own: a clone into
 // channels-last of a contiguous input is channels-last); the first input's
@@ -147,8 +139,7 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
   const Op* op = f.op >= 0 && f.op < static_cast<int>(c.ops.size()) ? &c.ops[f.op] : nullptr;
   s += ":";
   s += op ? op_kind_name(op->kind) : "program";
-  const std::string path = path_of(f.message);
-  if (!path.empty()) s += ":" + path;
+  if (!f.path.empty()) s += ":" + f.path;  // the path as data, never read from the message
   // The few words that separate different causes of one kind: which eligibility
   // rule an unsound rewrite broke, which plan invariant failed. They are the
   // judge's own categories (oracles/eligibility.h, oracles/plan_check.h), carried
@@ -171,7 +162,7 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
 
 std::string root_cause_signature(const Case& c, const CaseSummary& f, const CaseRunner& run) {
   if (f.kind != FindingKind::VALUE_MISMATCH || !run || !f.cause.empty()) return finding_signature(c, f);
-  const std::string path = path_of(f.message);
+  const std::string& path = f.path;
   std::set<std::string> names;
   for (const InputDecl& in : c.inputs) names.insert(in.name);
   for (const Op& op : c.ops) names.insert(op.result);

@@ -57,6 +57,8 @@ CaseSummary finding_at(FindingKind kind, int op, const std::string& message) {
   f.kind = kind;
   f.op = op;
   f.message = message;
+  // The path travels as data (CaseSummary::path); the helper's messages name it.
+  if (const size_t at = message.find(" path: "); at != std::string::npos) f.path = message.substr(0, at);
   return f;
 }
 
