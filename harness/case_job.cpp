@@ -93,17 +93,13 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
       s.decided.push_back(std::move(d));
     }
   }
-  if (std::string word; in >> word && word == "cause") {
-    in.ignore(1);
-    std::getline(in, s.cause);
-  }
-  if (std::string word; in >> word && word == "rule") {
-    in.ignore(1);
-    std::getline(in, s.rule);
-  }
-  if (std::string word; in >> word && word == "path") {
-    in.ignore(1);
-    std::getline(in, s.path);
+  // Then "KEY VALUE" lines, each optional, in any order.
+  for (std::string line; std::getline(in, line);) {
+    const size_t sp = line.find(' ');
+    const std::string key = line.substr(0, sp), value = sp == std::string::npos ? "" : line.substr(sp + 1);
+    if (key == "cause") s.cause = value;
+    else if (key == "rule") s.rule = value;
+    else if (key == "path") s.path = value;
   }
   return s;
 }

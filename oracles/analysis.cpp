@@ -133,9 +133,12 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
   const bool eager = std::any_of(c.ops.begin(), c.ops.end(), [](const Op& op) { return op_is_view(op.kind); });
   thread_local std::vector<int> storage;
   thread_local std::vector<judge::StridedView> window;
+  if (eager && storage.size() < c.inputs.size() + c.ops.size()) {  // at most one value per line
+    storage.resize(c.inputs.size() + c.ops.size());
+    window.resize(storage.size());
+  }
   auto own_window = [&](int v) {
     if (!eager) return;
-    if (storage.size() <= static_cast<size_t>(v)) storage.resize(v + 1), window.resize(v + 1);
     storage[v] = v;
     window[v].sizes.assign(info.values[v].sizes.begin(), info.values[v].sizes.end());
     judge::strides_into(window[v].sizes, info.values[v].dim_order, window[v].strides);
@@ -190,8 +193,6 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
           return fail(err, W::Op, ki, over_budget("'" + op.result + "'"));
         result.dim_order.assign(out.layout.dim_order.begin(), out.layout.dim_order.end());
         if (eager && op_is_view(op.kind)) {
-          if (storage.size() <= static_cast<size_t>(oi.result))
-            storage.resize(oi.result + 1), window.resize(oi.result + 1);
           storage[oi.result] = storage[oi.src];
           judge::op_view_into(op, window[oi.src], window[oi.result]);
         } else {
