@@ -1,9 +1,11 @@
 #include "generators/generate.h"
 
 #include <mutex>
+#include <random>
 
 #include "generators/case_gen.h"
 #include "generators/eager_gen.h"
+#include "generators/schema_ops_gen.h"
 #include "generators/view_ops_gen.h"
 #include "oracles/analysis.h"
 
@@ -20,6 +22,9 @@ constexpr uint64_t kRouteStream = 0x736c696365727432;  // "slicert2"
 // the version-1 generator, unchanged: such a case is, byte for byte, the case
 // the same (seed, index, attempt) gave before the view ops existed.
 constexpr uint64_t kViewOpsCasePercent = 70;
+// The stream and the share (percent) of version-3 cases that get schema ops.
+constexpr uint64_t kSchemaOpsStream = 0x736c69636573636d;  // "slicescm"
+constexpr uint64_t kSchemaOpsCasePercent = 40;
 
 Case generate_keyed(uint64_t seed, uint64_t index, uint64_t attempt, bool eager) {
   // RapidCheck keeps generation state (gen::exec's handler) in process-wide
@@ -40,18 +45,37 @@ Case generate_keyed(uint64_t seed, uint64_t index, uint64_t attempt, bool eager)
 }
 }  // namespace
 
-Case generate_case(uint64_t seed, uint64_t index, bool eager) {
-  return generate_keyed(seed, index, 0, eager);
+// Version 3 on: a share of the copy-semantics cases get the ops added since the
+// op schema (schema_ops_gen.h) inserted, from a stream of their own, so that the
+// case drawn first is byte for byte the version-2 case of the same key.
+Case with_schema_ops(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
+  if (version < 3 || c.has_eager_ops()) return c;
+  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kSchemaOpsStream, attempt}).next());
+  if (rng() % 100 >= kSchemaOpsCasePercent) return c;
+  Case k = c;
+  const int inserts = 1 + static_cast<int>(rng() % 2);
+  for (int i = 0; i < inserts; ++i) gen::insert_schema_op(k, rng);
+  ProgramInfo info;
+  AnalysisError err;
+  return analyze(k, kDefaultByteBudget, info, err) ? k : c;
 }
 
-Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside, bool eager) {
-  Case c = generate_keyed(seed, index, 0, eager);
+Case generate_versioned(uint64_t seed, uint64_t index, uint64_t attempt, bool eager, int version) {
+  return with_schema_ops(generate_keyed(seed, index, attempt, eager), seed, index, attempt, version);
+}
+Case generate_case(uint64_t seed, uint64_t index, bool eager, int version) {
+  return generate_versioned(seed, index, 0, eager, version);
+}
+
+Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside, bool eager,
+                          int version) {
+  Case c = generate_versioned(seed, index, 0, eager, version);
   if (!outside || index % 10 == 0) return c;
   for (uint64_t attempt = 1; attempt <= 8; ++attempt) {
     ProgramInfo info;
     AnalysisError err;
     if (analyze(c, kDefaultByteBudget, info, err) && outside(c, info).empty()) return c;
-    c = generate_keyed(seed, index, attempt, eager);
+    c = generate_versioned(seed, index, attempt, eager, version);
   }
   return c;
 }

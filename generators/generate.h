@@ -16,7 +16,11 @@ namespace slicefuzz {
 // that declares eager_ops; otherwise a copy-semantics program: 70% from
 // genViewOpsCase (view_ops_gen.h: every view-copy op, clone(dim_order), the
 // deliberately invalid ops), 30% from genCase (version 1, exactly as before).
-Case generate_case(uint64_t seed, uint64_t index, bool eager = false);
+// `version`: the newest case format version to generate; 2 gives exactly the
+// cases of the build before version 3 (the ops since the schema are inserted
+// into a share of the cases from a stream of their own, generate.cpp).
+Case generate_case(uint64_t seed, uint64_t index, bool eager = false,
+                   int version = kLatestCaseVersion);
 
 // A backend's declared limits (backends/backend.h: why a case lies outside them,
 // or ""). Passed as plain data-in, reason-out; nullptr means no limits.
@@ -28,6 +32,6 @@ using OutsideLimits = std::string (*)(const Case& c, const ProgramInfo& info);
 // generated, so refusals (UNSUPPORTED) stay tested. Deterministic for
 // (seed, index, limits); without limits it is exactly generate_case.
 Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside,
-                          bool eager = false);
+                          bool eager = false, int version = kLatestCaseVersion);
 
 }  // namespace slicefuzz

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "generators/mutator_util.h"
+#include "generators/schema_ops_gen.h"
 #include "generators/view_op_plans.h"
 #include "oracles/analysis.h"
 #include "program/case_format.h"
@@ -135,6 +136,9 @@ const std::vector<CaseMutator>& case_mutators() {
   static const std::vector<CaseMutator> table = [] {
     std::vector<CaseMutator> t = v1_mutators();
     for (const CaseMutator& m : view_op_mutators()) t.push_back(m);
+    // The ops since the op schema (schema_ops_gen.h): the fuzzer reaches them here
+    // (listed once there is one to insert).
+    if (!gen::schema_op_kinds().empty()) t.push_back({"InsertSchemaOp", &gen::insert_schema_op, true});
     return t;
   }();
   return table;

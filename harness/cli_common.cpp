@@ -93,4 +93,16 @@ CaseRunner worker_runner(const CommonOptions& common) {
   };
 }
 
+bool get_format_version(const CliArgs& args, int& version, std::string& error) {
+  int64_t v = kLatestCaseVersion;
+  if (!args.get_int("--format-version", v, error)) return false;
+  if (v < 2 || v > kLatestCaseVersion) {
+    error = "--format-version must be 2 to " + std::to_string(kLatestCaseVersion) + ", got " +
+            std::to_string(v);
+    return false;
+  }
+  version = static_cast<int>(v);
+  return true;
+}
+
 }  // namespace slicefuzz

@@ -29,6 +29,11 @@ struct CommonOptions {
 bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> value_flags,
                   std::set<std::string> bool_flags, CommonOptions& out);
 
+// `--format-version V` of gen and run: the newest case format version to
+// generate (2: exactly the cases of the build before version 3; default the
+// latest). false with `error` set for a version outside 2..latest.
+bool get_format_version(const CliArgs& args, int& version, std::string& error);
+
 // The share of each view-copy op kind that the pass rewrote into aliases, over
 // many cases: `check`'s summary, `run`'s progress line and summary.
 class RewriteShares {

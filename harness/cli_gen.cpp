@@ -14,15 +14,16 @@ namespace slicefuzz {
 int cli_gen(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
-  if (!parse_common(args, argc, argv, {"--count", "--seed", "--out", "--index"}, {}, common))
+  if (!parse_common(args, argc, argv, {"--count", "--seed", "--out", "--index", "--format-version"}, {}, common))
     return 2;
   constexpr const char* kGenUsage =
-      "usage: slicefuzz gen --count N --seed S --out DIR\n"
+      "usage: slicefuzz gen --count N --seed S --out DIR [--format-version V]\n"
       "       slicefuzz gen --index I --seed S --out DIR   (case I of seed S, as `run` makes it)\n";
   int64_t count = -1, seed = 0, index = -1;
+  int version = kLatestCaseVersion;
   std::string error;
   if (!args.get_int("--count", count, error) || !args.get_int("--seed", seed, error) ||
-      !args.get_int("--index", index, error)) {
+      !args.get_int("--index", index, error) || !get_format_version(args, version, error)) {
     std::fprintf(stderr, "slicefuzz gen: %s\n%s", error.c_str(), kGenUsage);
     return 2;
   }
@@ -50,7 +51,7 @@ int cli_gen(int argc, char** argv) {
   for (int64_t i = first; i < first + count; ++i) {
     Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(i),
                                   common.backend->outside_limits,
-                                        common.backend->eager_ops);
+                                  common.backend->eager_ops, version);
     char name[64];
     std::snprintf(name, sizeof name, "gen-%lld-%06lld.case", static_cast<long long>(seed),
                   static_cast<long long>(i));

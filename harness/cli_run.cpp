@@ -104,13 +104,15 @@ void save_finding(const std::string& dir, const std::string& slug, const Case& c
 int cli_run(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
-  if (!parse_common(args, argc, argv, {"--time", "--count", "--seed", "--out"}, {"--no-minimize", "--stop-at-first"},
+  if (!parse_common(args, argc, argv, {"--time", "--count", "--seed", "--out", "--format-version"},
+                    {"--no-minimize", "--stop-at-first"},
                     common))
     return 2;
   int64_t time_s = -1, count = -1, seed = 1;
+  int version = kLatestCaseVersion;
   std::string error;
   if (args.get_int("--time", time_s, error) && args.get_int("--count", count, error) &&
-      args.get_int("--seed", seed, error)) {
+      args.get_int("--seed", seed, error) && get_format_version(args, version, error)) {
     // Name the bad value: a bare usage line hides which flag was wrong.
     if (args.has("--time") == args.has("--count")) error = "give one of --time S and --count N";
     else if (args.has("--time") && time_s < 1) error = "--time must be at least 1 second, got " + std::to_string(time_s);
@@ -119,7 +121,7 @@ int cli_run(int argc, char** argv) {
   }
   if (!error.empty()) {
     std::fprintf(stderr, "slicefuzz run: %s\nusage: slicefuzz run --time S | --count N [--seed S] [--jobs N] "
-                 "[--out DIR] [--stop-at-first] [--no-minimize]\n", error.c_str());
+                 "[--out DIR] [--stop-at-first] [--no-minimize] [--format-version V]\n", error.c_str());
     return 2;
   }
   const std::string out = args.get("--out").value_or("");
@@ -152,7 +154,7 @@ int cli_run(int argc, char** argv) {
         [&](size_t i, const std::string&) {
           Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i),
                                         common.backend->outside_limits,
-                                        common.backend->eager_ops);
+                                        common.backend->eager_ops, version);
           return run_case_text_job(print_case(c), *common.backend, common.options);
         },
         nullptr,
@@ -170,7 +172,7 @@ int cli_run(int argc, char** argv) {
           if (s.failed) {
             Case c = generate_case_within(static_cast<uint64_t>(seed), static_cast<uint64_t>(base + i),
                                         common.backend->outside_limits,
-                                        common.backend->eager_ops);
+                                        common.backend->eager_ops, version);
             const std::string first = finding_signature(c, s);
             auto it = camp.root_of.find(first);
             if (it == camp.root_of.end()) {

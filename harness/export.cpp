@@ -156,22 +156,12 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
 
 namespace {
 
-// The project's kernel an op runs on the copy path (kernels/kernels.h).
+// The project's kernel an op runs on the copy path (kernels/kernels.h), from the
+// op table; clone with a dim order is _clone_dim_order.out. nullptr for eager ops.
 const char* copy_path_kernel(const Op& op) {
-  switch (op.kind) {
-    case OpKind::SliceCopy: return "slice_copy_Tensor_out";
-    case OpKind::SelectCopy: return "select_copy_int_out";
-    case OpKind::SqueezeCopy: return "squeeze_copy_dims_out";
-    case OpKind::UnsqueezeCopy: return "unsqueeze_copy_out";
-    case OpKind::ViewCopy: return "view_copy_out";
-    case OpKind::Clone: return op.dim_order ? "clone_dim_order_out" : "clone_out";
-    case OpKind::Add: return "add_scalar_";
-    case OpKind::Copy: return "copy_";
-    case OpKind::Slice:
-    case OpKind::Select:
-    case OpKind::AddOut: return nullptr;  // eager: no kernel of the project runs it
-  }
-  return nullptr;
+  if (op.kind == OpKind::Clone && op.dim_order) return "clone_dim_order_out";
+  const char* kernel = op_kind_info(op.kind).kernel;
+  return kernel[0] ? kernel : nullptr;
 }
 
 // A version-2 case's inputs (with several, or one of its own dtype): each one's

@@ -47,24 +47,58 @@ std::string py_op_tuple(const Op& op) {
 }
 
 // Per-value layouts: the arguments an op's Python function takes after its
-// source, written from the case (its own argument spellings, not the table's
-// column: each kind has different ones; a kind missing here warns (-Wswitch)).
+// source, in the order of its schema (program/op_schema.h). A dim order is not
+// among them: every copy op is told its result's (py_result_order).
 std::vector<std::string> py_args(const Op& op) {
-  switch (op.kind) {
-    case OpKind::SliceCopy:
-    case OpKind::Slice:
-      return {std::to_string(op.dim), py_opt(op.start), py_opt(op.end), std::to_string(op.step)};
-    case OpKind::SelectCopy:
-    case OpKind::Select: return {std::to_string(op.dim), std::to_string(op.index)};
-    case OpKind::SqueezeCopy:
-    case OpKind::ViewCopy: return {py_list(op.ints)};
-    case OpKind::UnsqueezeCopy: return {std::to_string(op.dim)};
-    case OpKind::Add:
-    case OpKind::AddOut: return {std::to_string(op.scalar)};
-    case OpKind::Clone:
-    case OpKind::Copy: return {};
+  std::vector<std::string> args;
+  for (const ArgSpec& a : op_kind_info(op.kind).args) {
+    switch (a.kind) {
+      case ArgKind::Scalar:
+      case ArgKind::Int: args.push_back(std::to_string(op_int(op, a.slot))); break;
+      case ArgKind::OptInt: args.push_back(py_opt(op_opt_int(op, a.slot))); break;
+      case ArgKind::IntList:
+      case ArgKind::DimList: args.push_back(py_list(op.ints)); break;
+      case ArgKind::Tensor:  // copy_'s source: written by the caller
+      case ArgKind::DimOrder: break;
+    }
   }
-  return {};
+  return args;
+}
+
+// The view-copy ops whose Python function is written out in
+// export_python_layouts_text.cpp; every other one is generated from the op table.
+bool has_written_python(OpKind k) {
+  switch (k) {
+    case OpKind::SliceCopy:
+    case OpKind::SelectCopy:
+    case OpKind::SqueezeCopy:
+    case OpKind::UnsqueezeCopy:
+    case OpKind::ViewCopy: return true;
+    default: return false;
+  }
+}
+
+// Per-value layouts: the Python of every view-copy op the table describes by
+// its torch view alone (program/op_schema.h): `SCHEMA_VIEWS[kind](t, *args)` is
+// torch's view, and the op copies it into its result's dim order.
+std::string schema_ops_python() {
+  std::string views = "# View-copy ops described by slicefuzz's op table: torch's view of each.\nSCHEMA_VIEWS = {\n";
+  std::string defs;
+  for (const OpKindInfo& row : kOpKinds) {
+    if (!op_is_view_copy(row.kind) || has_written_python(row.kind) || !row.torch_view[0]) continue;
+    views += "    '" + std::string(row.name) + "': lambda t, *args: torch.ops.aten." + row.torch_view +
+             "(t, *args),\n";
+    std::string params, names;
+    for (const ArgSpec& a : row.args) {
+      if (a.kind == ArgKind::DimOrder || a.kind == ArgKind::Tensor) continue;
+      params += std::string(a.name) + ", ";
+      names += std::string(names.empty() ? "" : ", ") + a.name;
+    }
+    defs += "\n\ndef " + std::string(row.name) + "(t, " + params + "dim_order):\n    \"\"\"aten::" +
+            row.name + " with copy semantics: torch." + row.torch_view + ", copied.\"\"\"\n" +
+            "    return into(SCHEMA_VIEWS['" + row.name + "'](t, " + names + "), dim_order)\n";
+  }
+  return views + "}\n" + defs + "\n\n";
 }
 
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
@@ -241,6 +275,7 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
     s += text::kLayoutOps;
     s += text::kInPlaceOps;
     s += text::kCloneAndEagerOps;
+    s += schema_ops_python();
   } else {
     s += text::kSliceCopyV1;
     s += text::kInPlaceOps;

@@ -160,6 +160,7 @@ def canonical_strides(sizes, dim_order):
 // replay, per-value layouts: COPY_OPS, run_copy, reads
 extern const char* const kRunCopy = R"py(COPY_OPS = {'slice_copy': slice_copy, 'select_copy': select_copy, 'squeeze_copy': squeeze_copy,
             'unsqueeze_copy': unsqueeze_copy, 'view_copy': view_copy, 'clone': clone}
+COPY_OPS.update({kind: globals()[kind] for kind in SCHEMA_VIEWS})
 
 
 def run_copy(op, cv):
@@ -182,6 +183,8 @@ def reads(kind, t, args):
         return slice_view(t, *args)
     if kind == 'select_copy':
         return torch.select(t, *args)
+    if kind in SCHEMA_VIEWS:
+        return SCHEMA_VIEWS[kind](t, *args)
     return t
 
 

@@ -75,8 +75,19 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k) {
     case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
     // As written (the worker runs the same line): torch is the judge of overlap.
     case OpKind::Copy: return op.target + ".copy_(" + op.src + ")";
+    default: break;  // the rest: from the op table
   }
-  return "";
+  // A view-copy op the table describes by its torch view: that view, cloned.
+  const OpKindInfo& row = op_kind_info(op.kind);
+  std::string args;
+  for (const ArgSpec& a : row.args) {
+    if (a.kind == ArgKind::Int || a.kind == ArgKind::Scalar) args += ", " + std::to_string(op_int(op, a.slot));
+    if (a.kind == ArgKind::OptInt) args += ", " + py_opt(op_opt_int(op, a.slot));
+    if (a.kind == ArgKind::IntList || a.kind == ArgKind::DimList) args += ", " + list(op.ints);
+  }
+  if (!op_is_view_copy(op.kind) || !row.torch_view[0])
+    return "raise RuntimeError('slicefuzz: no torch line for " + std::string(row.name) + "')";
+  return op.result + " = torch.ops.aten." + row.torch_view + "(" + op.src + args + ").clone()";
 }
 
 // Helpers only the ops that use them bring (a script without them is unchanged).

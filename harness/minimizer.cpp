@@ -122,6 +122,7 @@ bool drop_dim_through_layouts(Case& c, size_t input, int removed, int64_t budget
         case OpKind::AddOut:
         case OpKind::Add:
         case OpKind::Copy: break;
+        default: return false;  // an op without a renumbering rule here: keep every dim
       }
     }
     if (oi.result >= 0) at[oi.result] = result_at;
@@ -129,6 +130,51 @@ bool drop_dim_through_layouts(Case& c, size_t input, int removed, int64_t budget
   }
   drop_input_dim(c, input, removed);
   return true;
+}
+
+// The arguments of an op with no reductions of its own, shrunk by what each
+// argument means (its role in the op's schema, program/op_schema.h): dims
+// toward 0, positions toward 0 or None, extents and steps toward 1, lists
+// shorter, a dim order dropped. `edit` keeps an edit only where the op still runs.
+template <class Edit>
+void generic_arg_reductions(const Op& op, int64_t rank, Edit&& edit) {
+  for (const ArgSpec& a : op_kind_info(op.kind).args) {
+    const ArgSlot slot = a.slot;
+    if (a.kind == ArgKind::OptInt) {
+      const std::optional<int64_t> v = op_opt_int(op, slot);
+      if (v) edit([slot](Op& o) { op_opt_int(o, slot).reset(); });
+      if (v && *v != 0) edit([slot](Op& o) { op_opt_int(o, slot) = 0; });
+      if (v && (*v > 1 || *v < -1)) edit([slot](Op& o) { op_opt_int(o, slot) = *op_opt_int(o, slot) / 2; });
+      continue;
+    }
+    if (a.kind == ArgKind::IntList || a.kind == ArgKind::DimList) {
+      for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)
+        edit([j](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
+      continue;
+    }
+    if (a.kind == ArgKind::DimOrder) {
+      if (op.dim_order) edit([](Op& o) { o.dim_order.reset(); });
+      continue;
+    }
+    if (a.kind != ArgKind::Int && a.kind != ArgKind::Scalar) continue;
+    const int64_t v = op_int(op, slot);
+    switch (a.role) {
+      case ArgRole::Dim:
+        if (v < 0) edit([slot, rank](Op& o) { op_int(o, slot) += rank; });
+        if (v != 0) edit([slot](Op& o) { op_int(o, slot) = 0; });
+        break;
+      case ArgRole::Step:
+      case ArgRole::Extent:
+      case ArgRole::Scalar:
+        if (v != 1) edit([slot](Op& o) { op_int(o, slot) = 1; });
+        if (v > 2 || v < -2) edit([slot](Op& o) { op_int(o, slot) /= 2; });
+        break;
+      default:
+        if (v != 0) edit([slot](Op& o) { op_int(o, slot) = 0; });
+        if (v > 1 || v < -1) edit([slot](Op& o) { op_int(o, slot) /= 2; });
+        break;
+    }
+  }
 }
 
 // Version 1: every value has the input's rank and dims, so each slice's dim is
@@ -303,6 +349,7 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       case OpKind::Slice:
       case OpKind::Select:
       case OpKind::AddOut: break;  // eager programs: shrunk by dropping ops and sizes
+      default: generic_arg_reductions(op, rank, with_running); break;
     }
   }
   for (size_t i = 0; i < c.inputs.size(); ++i)

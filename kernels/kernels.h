@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "kernels/evalue.h"
 #include "kernels/kernel_runtime_context.h"
@@ -61,5 +62,31 @@ void et_view(KernelRuntimeContext& ctx, EValue** stack);
 
 // aten::copy_ (same sizes and dtype; no broadcasting in slicefuzz programs)
 Tensor& copy_(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src, bool non_blocking);
+
+// Boxed kernels, as ExecuTorch's codegen registers them: stack = [in, the op's
+// arguments in its schema's order (program/op_schema.h), out]. An op whose row
+// names a kernel listed here runs through it, with no per-op code in the
+// executors (program/kernel_table.h, call_boxed_kernel). Each op_NAME.cpp
+// defines NAME_boxed beside NAME.
+using BoxedKernel = void (*)(KernelRuntimeContext& ctx, EValue** stack);
+#define SLICEFUZZ_BOXED_KERNELS(X)
+
+#define SLICEFUZZ_DECLARE_BOXED(name) void name##_boxed(KernelRuntimeContext& ctx, EValue** stack);
+SLICEFUZZ_BOXED_KERNELS(SLICEFUZZ_DECLARE_BOXED)
+#undef SLICEFUZZ_DECLARE_BOXED
+
+// The boxed kernel registered under `name` (the op table's kernel column), or nullptr.
+inline BoxedKernel find_boxed_kernel(std::string_view name) {
+  struct Entry {
+    const char* name;
+    BoxedKernel fn;
+  };
+#define SLICEFUZZ_BOXED_ENTRY(name) {#name, &name##_boxed},
+  static constexpr Entry kEntries[] = {SLICEFUZZ_BOXED_KERNELS(SLICEFUZZ_BOXED_ENTRY){"", nullptr}};
+#undef SLICEFUZZ_BOXED_ENTRY
+  for (const Entry& e : kEntries)
+    if (e.fn && name == e.name) return e.fn;
+  return nullptr;
+}
 
 }  // namespace slicefuzz

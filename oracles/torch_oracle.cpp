@@ -12,6 +12,8 @@
 // adapter (domain_adapter.h) maps or refuses the arguments first.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
 #include <c10/util/Logging.h>
 
 #include <array>
@@ -144,6 +146,48 @@ at::Tensor squeeze_view_in_torch(const at::Tensor& src, const Op& op) {
   return v;
 }
 
+// torch's view of any other view-copy op: the op the table names
+// (`torch_view`, "name" or "name.overload") called by name through torch's
+// dispatcher, with the op's arguments in schema order and torch's defaults for
+// the rest, so that a new op needs no code here (program/op_schema.h).
+at::Tensor schema_view_in_torch(const at::Tensor& src, const Op& op) {
+  const OpKindInfo& info = op_kind_info(op.kind);
+  const std::string_view named = info.torch_view;
+  if (named.empty())
+    throw std::invalid_argument(std::string(info.name) + ": the op table names no torch view op");
+  const size_t dot = named.find('.');
+  const std::string name = "aten::" + std::string(named.substr(0, dot));
+  const std::string overload = dot == std::string_view::npos ? "" : std::string(named.substr(dot + 1));
+  const c10::OperatorHandle handle = c10::Dispatcher::singleton().findSchemaOrThrow(name.c_str(), overload.c_str());
+  torch::jit::Stack stack;
+  stack.emplace_back(src);
+  for (const ArgSpec& a : info.args) {
+    switch (a.kind) {
+      case ArgKind::Scalar:
+      case ArgKind::Int: stack.emplace_back(op_int(op, a.slot)); break;
+      case ArgKind::OptInt: {
+        const std::optional<int64_t>& v = op_opt_int(op, a.slot);
+        stack.emplace_back(v ? c10::IValue(*v) : c10::IValue());
+        break;
+      }
+      case ArgKind::IntList:
+      case ArgKind::DimList: stack.emplace_back(op.ints); break;
+      case ArgKind::DimOrder:
+      case ArgKind::Tensor: throw std::invalid_argument("no torch view takes this argument");
+    }
+  }
+  const std::vector<c10::Argument>& params = handle.schema().arguments();
+  if (stack.size() > params.size())
+    throw std::invalid_argument(name + " takes fewer arguments than " + info.name + "'s schema");
+  for (size_t i = stack.size(); i < params.size(); ++i) {
+    if (!params[i].default_value())
+      throw std::invalid_argument(name + "'s argument " + params[i].name() + " has no default");
+    stack.push_back(*params[i].default_value());
+  }
+  handle.callBoxed(&stack);
+  return stack.at(0).toTensor();
+}
+
 void configure_torch_once() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -209,6 +253,14 @@ class TorchEvaluator {
       }
       res_.slice_views.push_back(std::move(facts));
       out.copy_(copied);
+    });
+  }
+  // Every other view-copy op: torch's view by the table's name, copied.
+  OpStatus schema_op(const Op& op, const OpInfo& oi, int k) {
+    return run([&] {
+      if (!op_is_view_copy(op.kind))
+        throw std::invalid_argument(std::string("torch oracle: no semantics for ") + op_kind_name(op.kind));
+      copy_view(k, oi, schema_view_in_torch(values_[oi.src], op));
     });
   }
   OpStatus Clone(const Op& op, const OpInfo& oi, int) {

@@ -4,12 +4,7 @@
 
 namespace slicefuzz {
 
-bool operator==(const Op& a, const Op& b) {
-  return a.kind == b.kind && a.result == b.result && a.src == b.src && a.target == b.target &&
-         a.dim == b.dim && a.start == b.start && a.end == b.end && a.step == b.step &&
-         a.scalar == b.scalar && a.index == b.index && a.ints == b.ints &&
-         a.single_dim == b.single_dim && a.dim_order == b.dim_order;
-}
+bool operator==(const Op& a, const Op& b) { return a.fields() == b.fields(); }
 
 bool operator==(const InputDecl& a, const InputDecl& b) {
   return a.name == b.name && a.sizes == b.sizes && a.dim_order == b.dim_order && a.dtype == b.dtype;
@@ -42,7 +37,11 @@ std::optional<OpKind> op_kind_from_name(std::string_view name) {
 }
 
 int op_min_version(const Op& op) {
-  return op.kind == OpKind::Clone && op.dim_order ? 2 : op_kind_info(op.kind).min_version;
+  // A trailing dim order (clone(SRC, dim_order=[...])) is a version-2 form.
+  int v = op_kind_info(op.kind).min_version;
+  for (const ArgSpec& a : op_kind_info(op.kind).args)
+    if (a.kind == ArgKind::DimOrder && op.dim_order) v = std::max(v, 2);
+  return v;
 }
 
 int Case::min_version() const {

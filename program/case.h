@@ -8,60 +8,17 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "kernels/scalar_type.h"
+#include "program/op_schema.h"
 
 namespace slicefuzz {
 
 // Limits of the case format (both sides read them; they are not semantics).
 inline constexpr int kMaxCaseRank = 16;
 inline constexpr size_t kMaxOps = 256;
-
-// One table for the op kinds. Columns: the enum; the name in .case text; the
-// first format version that has it; whether it is an eager op (version 2 eager
-// programs, for backends that declare eager_ops: true views and an out-of-place
-// add); what it does with its operands (Defines: NAME = op(SRC, ...); Mutates:
-// op(TARGET, ...) in place); and, for a copy op that a pass may re-inplace as an
-// alias, the alias prim op it becomes ("" for none). Everything that parses,
-// prints, labels or decides on an op reads this table.
-#define SLICEFUZZ_OP_KINDS(X)                                                 \
-  X(SliceCopy, "slice_copy", 1, false, Defines, "et_slice")                   \
-  X(Add, "add_", 1, false, Mutates, "")                                       \
-  X(Clone, "clone", 1, false, Defines, "")                                    \
-  X(Copy, "copy_", 1, false, Mutates, "")                                     \
-  X(Slice, "slice", 2, true, Defines, "")                                     \
-  X(Select, "select", 2, true, Defines, "")                                   \
-  X(AddOut, "add", 2, true, Defines, "")                                      \
-  X(SelectCopy, "select_copy", 2, false, Defines, "et_select")                \
-  X(SqueezeCopy, "squeeze_copy", 2, false, Defines, "et_view")                \
-  X(UnsqueezeCopy, "unsqueeze_copy", 2, false, Defines, "et_view")            \
-  X(ViewCopy, "view_copy", 2, false, Defines, "et_view")
-
-enum class OpEffect : uint8_t { Defines, Mutates };
-
-enum class OpKind {
-#define SLICEFUZZ_OP_ENUM(e, name, version, eager, effect, alias) e,
-  SLICEFUZZ_OP_KINDS(SLICEFUZZ_OP_ENUM)
-#undef SLICEFUZZ_OP_ENUM
-};
-
-struct OpKindInfo {
-  OpKind kind;
-  const char* name;
-  int min_version;
-  bool eager;
-  OpEffect effect;
-  const char* alias_prim;  // "" when the op is never re-inplaced
-};
-inline constexpr OpKindInfo kOpKinds[] = {
-#define SLICEFUZZ_OP_ROW(e, name, version, eager, effect, alias) \
-  {OpKind::e, name, version, eager, OpEffect::effect, alias},
-    SLICEFUZZ_OP_KINDS(SLICEFUZZ_OP_ROW)
-#undef SLICEFUZZ_OP_ROW
-};
-inline constexpr int kNumOpKinds = static_cast<int>(sizeof kOpKinds / sizeof kOpKinds[0]);
-inline constexpr const OpKindInfo& op_kind_info(OpKind k) { return kOpKinds[static_cast<int>(k)]; }
 
 const char* op_kind_name(OpKind k);
 std::optional<OpKind> op_kind_from_name(std::string_view name);
@@ -91,7 +48,33 @@ struct Op {
   bool single_dim = false;
   // clone(SRC, dim_order=[...]): a copy into that layout; nullopt keeps SRC's.
   std::optional<std::vector<int>> dim_order;
+
+  // Every field, for equality (a new field is compared once it is listed here).
+  auto fields() const {
+    return std::tie(kind, result, src, target, dim, start, end, step, scalar, index, ints,
+                    single_dim, dim_order);
+  }
 };
+
+// The field behind an argument slot (program/op_schema.h): int64 slots (Dim,
+// Index, Length, Step, Scalar), optional-int slots (Start, End).
+inline int64_t& op_int(Op& op, ArgSlot slot) {
+  switch (slot) {
+    case ArgSlot::Dim: return op.dim;
+    case ArgSlot::Index: return op.index;
+    case ArgSlot::Step: return op.step;
+    case ArgSlot::Scalar: return op.scalar;
+    default: break;  // the table's kinds fit their slots (op_table_is_well_typed)
+  }
+  return op.dim;
+}
+inline int64_t op_int(const Op& op, ArgSlot slot) { return op_int(const_cast<Op&>(op), slot); }
+inline std::optional<int64_t>& op_opt_int(Op& op, ArgSlot slot) {
+  return slot == ArgSlot::End ? op.end : op.start;
+}
+inline const std::optional<int64_t>& op_opt_int(const Op& op, ArgSlot slot) {
+  return slot == ArgSlot::End ? op.end : op.start;
+}
 
 // The format version an op needs (clone with a dim order is version 2).
 int op_min_version(const Op& op);

@@ -155,18 +155,6 @@ struct Parser {
     return true;
   }
 
-  // The slice arguments after the source: ", dim=INT, start=, end=, step=INT".
-  bool slice_args(Line& l, Op& op) {
-    std::optional<int64_t> dim, step;
-    if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", dim, false)) return false;
-    if (!expect(l, ',', "before start=") || !keyword_arg(l, "start", op.start, true)) return false;
-    if (!expect(l, ',', "before end=") || !keyword_arg(l, "end", op.end, true)) return false;
-    if (!expect(l, ',', "before step=") || !keyword_arg(l, "step", step, false)) return false;
-    op.dim = *dim;
-    op.step = *step;
-    return true;
-  }
-
   // `, dim_order=[PERM]` (entries 0..15).
   bool dim_order_list(Line& l, std::vector<int>& out) {
     if (!expect(l, '=', "after dim_order")) return false;
@@ -179,80 +167,98 @@ struct Parser {
     return true;
   }
 
-  // The arguments after `OP(SRC` of a defining op, per kind.
-  bool op_args(Line& l, Op& op, const Case& c) {
-    std::optional<int64_t> a, b;
-    switch (op.kind) {
-      case OpKind::SliceCopy:
-      case OpKind::Slice: return slice_args(l, op);
-      case OpKind::Select:
-      case OpKind::SelectCopy:
-        if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", a, false)) return false;
-        if (!expect(l, ',', "before index=") || !keyword_arg(l, "index", b, false)) return false;
-        op.dim = *a;
-        op.index = *b;
-        return true;
-      case OpKind::AddOut:
-        return expect(l, ',', "between arguments") && int_value(l, op.scalar, "the scalar");
-      case OpKind::Clone:
-        if (!l.accept(',')) return true;
-        if (c.version < 2) return fail(l, "clone(SRC, dim_order=[...]) needs the header 'slicefuzz-case 2'");
-        if (!l.keyword("dim_order")) return fail(l, "expected 'dim_order=' after clone's source");
-        op.dim_order.emplace();
-        return dim_order_list(l, *op.dim_order);
-      case OpKind::SqueezeCopy:
-        if (!expect(l, ',', "before dims=")) return false;
-        if (l.keyword("dims")) {
-          return expect(l, '=', "after dims") && int_list(l, op.ints, "squeeze_copy's dims");
-        }
-        if (!keyword_arg(l, "dim", a, false)) return fail(l, "expected 'dims=[...]' or 'dim=INT'");
-        op.single_dim = true;
-        op.ints = {*a};
-        return true;
-      case OpKind::UnsqueezeCopy:
-        if (!expect(l, ',', "before dim=") || !keyword_arg(l, "dim", a, false)) return false;
-        op.dim = *a;
-        return true;
-      case OpKind::ViewCopy:
-        if (!expect(l, ',', "before sizes=") || !l.keyword("sizes"))
-          return fail(l, "expected 'sizes=[...]' after view_copy's source");
-        return expect(l, '=', "after sizes") && int_list(l, op.ints, "view_copy's sizes");
-      case OpKind::Add:
-      case OpKind::Copy: break;
-    }
-    return fail(l, "internal: op_args on an in-place op");
+  // `, ` before `name=`; the message is built only when the comma is missing.
+  bool comma_before(Line& l, const char* arg_name) {
+    if (l.accept(',')) return true;
+    return expect(l, ',', ("before " + std::string(arg_name) + "=").c_str());
   }
 
+  // One argument after the op's first operand, written as its schema says
+  // (program/op_schema.h): the parser has no per-op code.
+  bool op_arg(Line& l, const OpKindInfo& info, const ArgSpec& a, Op& op, const Case& c) {
+    std::optional<int64_t> v;
+    switch (a.kind) {
+      case ArgKind::Tensor:
+        return expect(l, ',', "between arguments") && name(l, op.src, "the source");
+      case ArgKind::Scalar:
+        return expect(l, ',', "between arguments") && int_value(l, op_int(op, a.slot), "the scalar");
+      case ArgKind::Int:
+      case ArgKind::OptInt:
+        if (!comma_before(l, a.name) || !keyword_arg(l, a.name, v, a.kind == ArgKind::OptInt))
+          return false;
+        if (a.kind == ArgKind::OptInt) op_opt_int(op, a.slot) = v;
+        else op_int(op, a.slot) = *v;
+        return true;
+      case ArgKind::IntList:
+        if (!l.accept(',') || !l.keyword(a.name))
+          return fail(l, std::string("expected '") + a.name + "=[...]' after " + info.name +
+                             "'s source");
+        return expect(l, '=', (std::string("after ") + a.name).c_str()) &&
+               int_list(l, op.ints, (std::string(info.name) + "'s " + a.name).c_str());
+      case ArgKind::DimList:
+        if (!comma_before(l, a.name)) return false;
+        if (l.keyword(a.name))
+          return expect(l, '=', (std::string("after ") + a.name).c_str()) &&
+                 int_list(l, op.ints, (std::string(info.name) + "'s " + a.name).c_str());
+        // The one-entry spelling `dim=INT`.
+        if (!keyword_arg(l, "dim", v, false))
+          return fail(l, std::string("expected '") + a.name + "=[...]' or 'dim=INT'");
+        op.single_dim = true;
+        op.ints = {*v};
+        return true;
+      case ArgKind::DimOrder:  // optional and last: `, dim_order=[PERM]` (version 2)
+        if (!l.accept(',')) return true;
+        if (c.version < 2)
+          return fail(l, std::string(info.name) + "(SRC, " + a.name +
+                             "=[...]) needs the header 'slicefuzz-case 2'");
+        if (!l.keyword(a.name))
+          return fail(l, std::string("expected '") + a.name + "=' after " + info.name + "'s source");
+        op.dim_order.emplace();
+        return dim_order_list(l, *op.dim_order);
+    }
+    return fail(l, "internal: an argument kind the parser does not know");
+  }
+
+  // The defining ops this version has, for the message when none is named.
+  static std::string defining_op_names(int version) {
+    std::vector<const char*> names;
+    for (const OpKindInfo& row : kOpKinds)
+      if (row.effect == OpEffect::Defines && row.min_version <= version) names.push_back(row.name);
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i)
+      s += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return s;
+  }
+
+  // `NAME = OP(SRC, ARGS)` or `OP(TARGET, ARGS)` for an in-place op.
   bool op_line(Line& l, const std::string& first, Case& c) {
     Op op;
-    if (first == "add_" || first == "copy_") {
-      op.kind = first == "add_" ? OpKind::Add : OpKind::Copy;
+    const std::optional<OpKind> mutating = op_kind_from_name(first);
+    std::string fn = first;
+    if (mutating && !op_defines(*mutating)) {
+      op.kind = *mutating;
       if (!expect(l, '(', ("after " + first).c_str())) return false;
       if (!name(l, op.target, "the tensor to mutate")) return false;
-      if (!expect(l, ',', "between arguments")) return false;
-      if (op.kind == OpKind::Add ? !int_value(l, op.scalar, "the scalar")
-                                 : !name(l, op.src, "the source")) return false;
     } else {
       op.result = first;
       if (op.result == "None") return fail(l, "'None' cannot name a tensor");
       if (!expect(l, '=', "after the result name (ops are NAME = op(...), add_(...), copy_(...))"))
         return false;
-      std::string fn;
       l.ident(fn);
       const std::optional<OpKind> kind = op_kind_from_name(fn);
-      if (!kind || !op_defines(*kind))
-        return fail(l, c.version >= 2
-                           ? "expected slice_copy, select_copy, squeeze_copy, unsqueeze_copy, "
-                             "view_copy, clone, slice, select or add after '='"
-                           : "expected slice_copy or clone after '='");
+      if (!kind || !op_defines(*kind) || op_kind_info(*kind).min_version > kLatestCaseVersion)
+        return fail(l, "expected " + defining_op_names(c.version) + " after '='");
       op.kind = *kind;
       if (op_kind_info(op.kind).min_version > c.version)
-        return fail(l, "'" + fn + "' needs the header 'slicefuzz-case 2'");
+        return fail(l, "'" + fn + "' needs the header 'slicefuzz-case " +
+                           std::to_string(op_kind_info(op.kind).min_version) + "'");
       // The message is built only when the '(' is missing (no string per op).
       if (!l.accept('(') && !expect(l, '(', ("after " + fn).c_str())) return false;
       if (!name(l, op.src, "the source")) return false;
-      if (!op_args(l, op, c)) return false;
     }
+    const OpKindInfo& info = op_kind_info(op.kind);
+    for (const ArgSpec& a : info.args)
+      if (!op_arg(l, info, a, op, c)) return false;
     if (!expect(l, ')', "to close the op")) return false;
     c.ops.push_back(std::move(op));
     return true;
@@ -336,9 +342,10 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
         return done(p.fail(l, "expected the header 'slicefuzz-case 1'"));
       if (!l.integer(version, overflow) || overflow)
         return done(p.fail(l, "expected a format version after 'slicefuzz-case'"));
-      if (version != 1 && version != 2)
+      if (version < 1 || version > kLatestCaseVersion)
         return done(p.fail(l, "format version " + std::to_string(version) +
-                                  " is not supported (this build reads versions 1 and 2)"));
+                                  " is not supported (this build reads versions 1 to " +
+                                  std::to_string(kLatestCaseVersion) + ")"));
       r.c.version = static_cast<int>(version);
       stage = kDtype;
     } else if (stage == kDtype) {
@@ -410,68 +417,47 @@ void append_opt(std::string& s, const std::optional<int64_t>& v) {
   else s += "None";
 }
 
-void append_op(std::string& s, const Op& op) {
-  if (op.kind == OpKind::Add) {
-    s.append("add_(").append(op.target).append(", ");
-    append_int(s, op.scalar);
-    s += ')';
-    return;
-  }
-  if (op.kind == OpKind::Copy) {
-    s.append("copy_(").append(op.target).append(", ").append(op.src) += ')';
-    return;
-  }
-  s.append(op.result).append(" = ").append(op_kind_name(op.kind)).append("(").append(op.src);
-  switch (op.kind) {
-    case OpKind::SliceCopy:
-    case OpKind::Slice:
-      s += ", dim=";
-      append_int(s, op.dim);
-      s += ", start=";
-      append_opt(s, op.start);
-      s += ", end=";
-      append_opt(s, op.end);
-      s += ", step=";
-      append_int(s, op.step);
-      break;
-    case OpKind::Select:
-    case OpKind::SelectCopy:
-      s += ", dim=";
-      append_int(s, op.dim);
-      s += ", index=";
-      append_int(s, op.index);
-      break;
-    case OpKind::AddOut:
+// One argument after the first operand, as the schema writes it (the parser's
+// op_arg, in reverse).
+void append_arg(std::string& s, const ArgSpec& a, const Op& op) {
+  switch (a.kind) {
+    case ArgKind::Tensor: s.append(", ").append(op.src); return;
+    case ArgKind::Scalar:
       s += ", ";
-      append_int(s, op.scalar);
-      break;
-    case OpKind::Clone:
-      if (op.dim_order) {
-        s += ", dim_order=";
-        append_list(s, *op.dim_order);
-      }
-      break;
-    case OpKind::SqueezeCopy:
+      append_int(s, op_int(op, a.slot));
+      return;
+    case ArgKind::Int:
+      s.append(", ").append(a.name) += '=';
+      append_int(s, op_int(op, a.slot));
+      return;
+    case ArgKind::OptInt:
+      s.append(", ").append(a.name) += '=';
+      append_opt(s, op_opt_int(op, a.slot));
+      return;
+    case ArgKind::DimList:
       if (op.single_dim && op.ints.size() == 1) {
         s += ", dim=";
         append_int(s, op.ints[0]);
-      } else {
-        s += ", dims=";
-        append_list(s, op.ints);
+        return;
       }
-      break;
-    case OpKind::UnsqueezeCopy:
-      s += ", dim=";
-      append_int(s, op.dim);
-      break;
-    case OpKind::ViewCopy:
-      s += ", sizes=";
+      [[fallthrough]];
+    case ArgKind::IntList:
+      s.append(", ").append(a.name) += '=';
       append_list(s, op.ints);
-      break;
-    case OpKind::Add:
-    case OpKind::Copy:
-      break;
+      return;
+    case ArgKind::DimOrder:
+      if (!op.dim_order) return;
+      s.append(", ").append(a.name) += '=';
+      append_list(s, *op.dim_order);
+      return;
   }
+}
+
+void append_op(std::string& s, const Op& op) {
+  const OpKindInfo& info = op_kind_info(op.kind);
+  if (info.effect == OpEffect::Mutates) s.append(info.name).append("(").append(op.target);
+  else s.append(op.result).append(" = ").append(info.name).append("(").append(op.src);
+  for (const ArgSpec& a : info.args) append_arg(s, a, op);
   s += ')';
 }
 }  // namespace

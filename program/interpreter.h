@@ -7,6 +7,7 @@
 // (program/case.h) is a compile error in every evaluator that lacks it.
 #pragma once
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "program/case.h"
@@ -26,14 +27,32 @@ struct OpStatus {
   }
 };
 
-// Evaluator: OpStatus E(const Op&, const OpInfo&, int op_index) for every kind E;
-// void before_op(int), void after_op(int) (after an op that ran and may continue);
-// TensorValue output(int value).
+// Whether an evaluator has its own member for kind E (detected, one trait per row).
+namespace interpreter_detail {
+#define SLICEFUZZ_HAS_OP_MEMBER(e, ...)                                        \
+  template <class T, class = void>                                            \
+  struct has_##e : std::false_type {};                                        \
+  template <class T>                                                          \
+  struct has_##e<T, std::void_t<decltype(&T::e)>> : std::true_type {};
+SLICEFUZZ_OP_KINDS(SLICEFUZZ_HAS_OP_MEMBER)
+#undef SLICEFUZZ_HAS_OP_MEMBER
+}  // namespace interpreter_detail
+
+// Evaluator: for every kind E either its own member OpStatus E(const Op&, const
+// OpInfo&, int op_index), or the generic OpStatus schema_op(const Op&, const
+// OpInfo&, int) that runs an op from the op table and the side's own per-op facts
+// (a view-copy op: its view, its kernel by the table's name). An evaluator with
+// neither for some row does not compile. Also void before_op(int), void
+// after_op(int) (after an op that ran and may continue), TensorValue output(int).
 template <class Evaluator>
 OpStatus dispatch_op(Evaluator& ev, const Op& op, const OpInfo& oi, int k) {
   switch (op.kind) {
-#define SLICEFUZZ_DISPATCH(e, name, version, eager, effect, alias) \
-  case OpKind::e: return ev.e(op, oi, k);
+#define SLICEFUZZ_DISPATCH(e, ...)                                   \
+  case OpKind::e:                                                    \
+    if constexpr (interpreter_detail::has_##e<Evaluator>::value)     \
+      return ev.e(op, oi, k);                                        \
+    else                                                             \
+      return ev.schema_op(op, oi, k);
     SLICEFUZZ_OP_KINDS(SLICEFUZZ_DISPATCH)
 #undef SLICEFUZZ_DISPATCH
   }

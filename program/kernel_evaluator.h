@@ -73,6 +73,14 @@ class KernelEvaluator {
     k_.copy(ctx, t(oi.target), t(oi.src), false);
     return self().finish(ctx, k);
   }
+  // Any other view-copy op: its boxed kernel by the op table's name, with the
+  // stack built from its schema (call_boxed_kernel); the executor may alias it.
+  OpStatus schema_op(const Op& op, const OpInfo& oi, int k) {
+    if (!op_is_view_copy(op.kind) || is_eager_op(op.kind)) return eager(op);
+    return self().view_copy(op, oi, k, [&](KernelRuntimeContext& ctx) {
+      call_boxed_kernel(k_, ctx, op, t(oi.src), t(oi.result));
+    });
+  }
   OpStatus Slice(const Op& op, const OpInfo&, int) { return eager(op); }
   OpStatus Select(const Op& op, const OpInfo&, int) { return eager(op); }
   OpStatus AddOut(const Op& op, const OpInfo&, int) { return eager(op); }

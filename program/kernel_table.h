@@ -2,6 +2,8 @@
 // any of them (backends/), everything else stays the reference implementation.
 #pragma once
 #include <cstring>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "kernels/kernels.h"
@@ -22,7 +24,60 @@ struct KernelTable {
   decltype(&clone_dim_order_out) clone_dim_order = &clone_dim_order_out;  // clone(SRC, dim_order=P)
   decltype(&et_select) et_select_op = &et_select;
   decltype(&et_view) et_view_op = &et_view;
+  // The boxed kernel of each op kind whose row names one in kernels.h's
+  // registry (nullptr for the ops above, which have their own slot). A backend
+  // replaces an entry to put its own kernel under test.
+  BoxedKernel boxed[kNumOpKinds] = {};
+
+  KernelTable() {
+    for (const OpKindInfo& row : kOpKinds) boxed[static_cast<int>(row.kind)] = find_boxed_kernel(row.kernel);
+  }
 };
+
+// Runs an op's boxed kernel with the stack ExecuTorch's executor would build:
+// [in, its arguments in schema order, out] (program/op_schema.h).
+inline void call_boxed_kernel(const KernelTable& k, KernelRuntimeContext& ctx, const Op& op,
+                              Tensor& in, Tensor& out) {
+  const OpKindInfo& info = op_kind_info(op.kind);
+  const BoxedKernel fn = k.boxed[static_cast<int>(op.kind)];
+  if (!fn)
+    return ctx.fail(Error::NotSupported, std::string(info.name) + " has no boxed kernel (kernels/kernels.h)");
+  constexpr size_t kMaxStack = 8;
+  EValue values[kMaxStack];
+  EValue* stack[kMaxStack];
+  int64_t order[kMaxRank];
+  size_t n = 0;
+  values[n++] = EValue::from_tensor(&in);
+  for (const ArgSpec& a : info.args) {
+    if (n + 1 >= kMaxStack) return ctx.fail(Error::NotSupported, "too many arguments for a boxed kernel");
+    switch (a.kind) {
+      case ArgKind::Scalar:
+      case ArgKind::Int: values[n++] = EValue::from_int(op_int(op, a.slot)); break;
+      case ArgKind::OptInt: {
+        const std::optional<int64_t>& v = op_opt_int(op, a.slot);
+        values[n++] = v ? EValue::from_int(*v) : EValue::none();
+        break;
+      }
+      case ArgKind::IntList:
+      case ArgKind::DimList: values[n++] = EValue::from_int_list(op.ints.data(), op.ints.size()); break;
+      case ArgKind::DimOrder: {
+        if (!op.dim_order) {
+          values[n++] = EValue::none();
+          break;
+        }
+        if (op.dim_order->size() > static_cast<size_t>(kMaxRank))
+          return ctx.fail(Error::InvalidArgument, "a dim order of more than 16 entries");
+        for (size_t i = 0; i < op.dim_order->size(); ++i) order[i] = (*op.dim_order)[i];
+        values[n++] = EValue::from_int_list(order, op.dim_order->size());
+        break;
+      }
+      case ArgKind::Tensor: return ctx.fail(Error::NotSupported, "a tensor argument in a boxed kernel");
+    }
+  }
+  values[n++] = EValue::from_tensor(&out);
+  for (size_t i = 0; i < n; ++i) stack[i] = &values[i];
+  fn(ctx, stack);
+}
 
 // Calls the table's et_slice for a slice_copy op: builds the prim op's stack
 // [in, dim, start, end, step, out] the way ExecuTorch's executor would.

@@ -128,6 +128,10 @@ void add_executorch_backends(std::vector<Backend>& out) {
   b.kernels.clone_dim_order = &et_kernels::clone_dim_order;
   b.kernels.et_select_op = &et_kernels::et_select;
   b.kernels.et_view_op = &et_kernels::et_view;
+  // Ops without a slot of their own: ExecuTorch's kernel where one is wired,
+  // none otherwise (never the reference's: portable_limits calls them unsupported).
+  for (const OpKindInfo& row : kOpKinds)
+    b.kernels.boxed[static_cast<int>(row.kind)] = et_kernels::boxed_kernel(row.kind);
   b.outside_limits = &et_limits::portable_limits;
   b.process_killing_known_finding = &et_limits::process_killing_known_finding;
   out.push_back(b);

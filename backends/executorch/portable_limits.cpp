@@ -1,8 +1,10 @@
 #include "backends/executorch/portable_limits.h"
+#include "backends/executorch/view_copy_kernels.h"
 
 #include <executorch/runtime/core/exec_aten/util/dim_order_util.h>
 
 #include <climits>
+#include <string>
 #include <vector>
 
 namespace slicefuzz::et_limits {
@@ -81,6 +83,11 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
     case OpKind::Slice:
     case OpKind::Select:
     case OpKind::AddOut:  // eager ops: the backend declares none (Backend::eager_ops)
+      return {};
+    default:  // the ops that run through a boxed kernel
+      if (!et_kernels::boxed_kernel(op.kind))
+        return std::string(op_kind_name(op.kind)) +
+               ": no ExecuTorch kernel is wired into this backend (view_copy_kernels.cpp)";
       return {};
   }
   return {};

@@ -7,8 +7,10 @@
 #include <cstdint>
 
 #include "kernels/evalue.h"
+#include "kernels/kernels.h"
 #include "kernels/kernel_runtime_context.h"
 #include "kernels/tensor.h"
+#include "program/op_schema.h"
 
 namespace slicefuzz::et_kernels {
 
@@ -27,5 +29,10 @@ Tensor& clone_dim_order(KernelRuntimeContext& ctx, const Tensor& in, const int64
 // stack = [in, dim, index, out] / [in, sizes (IntList), out], slicefuzz's EValues.
 void et_select(KernelRuntimeContext& ctx, EValue** stack);
 void et_view(KernelRuntimeContext& ctx, EValue** stack);
+
+// ExecuTorch's kernel, boxed (stack = [in, the op's schema arguments, out]), for
+// an op that has no slot of its own in the kernel table (kernels/kernels.h's
+// boxed kernels); nullptr where none is wired into this backend.
+BoxedKernel boxed_kernel(OpKind kind);
 
 }  // namespace slicefuzz::et_kernels

@@ -1,0 +1,78 @@
+#include "generators/schema_ops_gen.h"
+
+#include <algorithm>
+#include <string>
+
+#include "generators/mutator_util.h"
+
+namespace slicefuzz::gen {
+
+namespace {
+
+using mut::below;
+using mut::chance;
+using Rng = std::mt19937_64;
+
+}  // namespace
+
+const std::vector<OpKind>& schema_op_kinds() {
+  static const std::vector<OpKind> kinds = [] {
+    std::vector<OpKind> v;
+    for (const OpKindInfo& row : kOpKinds) {
+      judge::Layout probe{{2, 3}, {0, 1}};
+      Op op;
+      Rng rng(1);
+      if (realize_schema_op(row.kind, probe, rng, op)) v.push_back(row.kind);
+    }
+    return v;
+  }();
+  return kinds;
+}
+
+bool realize_schema_op(OpKind kind, const judge::Layout& in, Rng& rng, Op& op) {
+  op.kind = kind;
+  switch (kind) {
+    default: return false;  // the version-1 and -2 ops have their own generators
+  }
+}
+
+bool insert_schema_op(Case& c, Rng& rng) {
+  const std::vector<OpKind>& kinds = schema_op_kinds();
+  if (kinds.empty() || c.ops.size() + 2 > kMaxOps) return false;
+  std::vector<std::string> names = mut::defined_before(c, c.ops.size());
+  const std::string src = names[below(rng, names.size())];
+  Op op;
+  if (!realize_schema_op(kinds[below(rng, kinds.size())], mut::layout_or_input(c, src), rng, op))
+    return false;
+  size_t first = 0;  // the op after src's definition (0 for an input)
+  for (size_t i = 0; i < c.ops.size(); ++i)
+    if (c.ops[i].result == src) first = i + 1;
+  const size_t at = first + below(rng, c.ops.size() - first + 1);
+  op.src = src;
+  op.result = mut::fresh_name(c);
+  const std::string result = op.result;
+  c.ops.insert(c.ops.begin() + static_cast<std::ptrdiff_t>(at), std::move(op));
+  // Who reads it: itself an output (never an alias), a clone of it that is one
+  // (an alias candidate), an add_ on it (a mutated alias candidate), or nobody.
+  const size_t reader = below(rng, 100);
+  if (reader < 30) {
+    c.outputs.push_back(result);
+  } else if (reader < 90) {
+    Op use;
+    if (reader < 75) {
+      use.kind = OpKind::Clone;
+      use.src = result;
+      use.result = mut::fresh_name(c);
+      c.outputs.push_back(use.result);
+    } else {
+      use.kind = OpKind::Add;
+      use.target = result;
+      use.scalar = 1 + static_cast<int64_t>(below(rng, 3));
+    }
+    c.ops.insert(c.ops.begin() + static_cast<std::ptrdiff_t>(at + 1), std::move(use));
+  }
+  c.version = std::max(c.version, c.min_version());
+  return true;
+}
+
+}  // namespace slicefuzz::gen

@@ -1,0 +1,28 @@
+// Generator pieces of the ops added since the op schema (case format version 3
+// on): one realiser per op, from a random key, over a source layout. Inserted
+// into generated cases (generate.cpp, version 3) and by the InsertSchemaOp
+// mutator, so that the version-2 generators and their streams stay as they were.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "oracles/judge_layouts.h"
+#include "program/case.h"
+
+namespace slicefuzz::gen {
+
+// The ops that have a piece here (table order).
+const std::vector<OpKind>& schema_op_kinds();
+
+// `kind` over a source of layout `in`, from `rng`: valid mostly, deliberately
+// invalid at a small rate (its own errors). result and src are left empty.
+// false when the op cannot be realised over `in`.
+bool realize_schema_op(OpKind kind, const judge::Layout& in, std::mt19937_64& rng, Op& op);
+
+// Inserts one schema op reading a value of `c` at a random place, and sometimes
+// a reader of its result (a clone that is an output, an add_ that mutates it),
+// so that the pass has something to alias or to refuse. false if nothing fits.
+bool insert_schema_op(Case& c, std::mt19937_64& rng);
+
+}  // namespace slicefuzz::gen
