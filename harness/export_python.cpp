@@ -139,12 +139,7 @@ std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
       args.insert(args.begin(), py(op.src));
       return py(op.result) + " = " + fn + "(" + join(args, ", ") + ")";
     }
-    case OpKind::SliceCopy:
-    case OpKind::SelectCopy:
-    case OpKind::SqueezeCopy:
-    case OpKind::UnsqueezeCopy:
-    case OpKind::ViewCopy:
-    case OpKind::Clone: break;
+    default: break;  // every copy op: its function by the table's name, told its dim order
   }
   args.insert(args.begin(), py(op.src));
   args.push_back(py_result_order(op, info, k));
