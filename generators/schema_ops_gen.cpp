@@ -1,6 +1,7 @@
 #include "generators/schema_ops_gen.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "generators/mutator_util.h"
@@ -29,9 +30,35 @@ const std::vector<OpKind>& schema_op_kinds() {
   return kinds;
 }
 
+// narrow_copy: a valid range mostly (a negative start at times, the whole dim
+// at times: dense, so an alias candidate), its own errors at 10%.
+bool realize_narrow(const judge::Layout& in, Rng& rng, Op& op) {
+  const int64_t rank = static_cast<int64_t>(in.sizes.size());
+  if (rank == 0) return false;
+  const int64_t d = static_cast<int64_t>(below(rng, static_cast<size_t>(rank)));
+  const int64_t size = in.sizes[d];
+  op.dim = chance(rng, 20) ? d - rank : d;
+  op.index = static_cast<int64_t>(below(rng, static_cast<size_t>(size) + 1));
+  op.length = chance(rng, 25) ? size - op.index
+                              : static_cast<int64_t>(below(rng, static_cast<size_t>(size - op.index) + 1));
+  if (op.index > 0 && chance(rng, 20)) op.index -= size;  // the same start, counted from the end
+  if (chance(rng, 10)) {
+    switch (below(rng, 6)) {
+      case 0: op.length = -1 - static_cast<int64_t>(below(rng, 3)); break;
+      case 1: op.index = size + 1; break;
+      case 2: op.index = -size - 1; break;
+      case 3: op.length = size - (op.index < 0 ? op.index + size : op.index) + 1; break;
+      case 4: op.length = INT64_MAX - static_cast<int64_t>(below(rng, 2)); break;
+      default: op.dim = rank; break;
+    }
+  }
+  return true;
+}
+
 bool realize_schema_op(OpKind kind, const judge::Layout& in, Rng& rng, Op& op) {
   op.kind = kind;
   switch (kind) {
+    case OpKind::NarrowCopy: return realize_narrow(in, rng, op);
     default: return false;  // the version-1 and -2 ops have their own generators
   }
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "kernels/evalue.h"
@@ -63,13 +64,23 @@ void et_view(KernelRuntimeContext& ctx, EValue** stack);
 // aten::copy_ (same sizes and dtype; no broadcasting in slicefuzz programs)
 Tensor& copy_(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src, bool non_blocking);
 
+// aten::narrow_copy.out: elements [start, start + length) of dim (ExecuTorch's
+// check_narrow_copy_args: rank > 0, dim in range, length >= 0, start in
+// [-size, size], start + length <= size after a negative start gets + size).
+Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t start,
+                        int64_t length, Tensor& out);
+// Why narrow_copy's arguments are invalid for `in`, or "" (the pass reads it too).
+std::string narrow_copy_args_error(const Tensor& in, int64_t dim, int64_t start, int64_t length);
+// The first element of a valid narrow along a dim of `size` (a negative start wrapped).
+int64_t narrow_first(int64_t size, int64_t start);
+
 // Boxed kernels, as ExecuTorch's codegen registers them: stack = [in, the op's
 // arguments in its schema's order (program/op_schema.h), out]. An op whose row
 // names a kernel listed here runs through it, with no per-op code in the
 // executors (program/kernel_table.h, call_boxed_kernel). Each op_NAME.cpp
 // defines NAME_boxed beside NAME.
 using BoxedKernel = void (*)(KernelRuntimeContext& ctx, EValue** stack);
-#define SLICEFUZZ_BOXED_KERNELS(X)
+#define SLICEFUZZ_BOXED_KERNELS(X) X(narrow_copy_out)
 
 #define SLICEFUZZ_DECLARE_BOXED(name) void name##_boxed(KernelRuntimeContext& ctx, EValue** stack);
 SLICEFUZZ_BOXED_KERNELS(SLICEFUZZ_DECLARE_BOXED)

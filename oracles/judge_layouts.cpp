@@ -101,6 +101,28 @@ std::vector<int> identity_order(int rank) {
   return id;
 }
 
+// aten::narrow_copy's checks, in its order: rank > 0, dim in range, length >= 0,
+// start in [-size, size] (a negative start wraps as a dim does: a dim of size 0
+// takes -1 as 0), start + length <= size (in 128 bits: no sum overflows).
+std::string narrow_error(const std::vector<int64_t>& sizes, int64_t dim, int64_t start,
+                         int64_t length) {
+  const int rank = static_cast<int>(sizes.size());
+  if (rank == 0) return "narrow_copy of a 0-dim tensor";
+  const int d = dim_index(rank, dim);
+  if (d < 0) return dim_range_error("narrow_copy", dim, -rank, rank - 1);
+  if (length < 0) return printf_string("narrow_copy: length %lld is negative", length);
+  const i128 size = sizes[d];
+  const i128 wrap = size > 0 ? size : 1;  // torch's maybe_wrap_dim of the start
+  if (start < -wrap || start > size)
+    return printf_string("narrow_copy: start %lld is outside [-%lld, %lld]", start,
+                         static_cast<long long>(wrap), sizes[d]);
+  const i128 first = start < 0 ? start + wrap : start;
+  if (first + length > size)
+    return printf_string("narrow_copy: start %lld + length %lld exceeds the size %lld",
+                         static_cast<long long>(first), length, sizes[d]);
+  return {};
+}
+
 std::string dim_order_error(int rank, const std::vector<int>& order) {
   std::vector<int> sorted = order;
   std::sort(sorted.begin(), sorted.end());
@@ -169,6 +191,12 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       if (!r.error.empty()) return;
       const SliceSpan span = normalize_slice_args(in.sizes, op.dim, op.start, op.end, op.step);
       r.layout.sizes[span.dim] = span.length;
+      return;
+    }
+    case OpKind::NarrowCopy: {
+      r.error = narrow_error(in.sizes, op.dim, op.index, op.length);
+      if (!r.error.empty()) return;
+      r.layout.sizes[dim_index(rank, op.dim)] = op.length;
       return;
     }
     case OpKind::Clone:
@@ -266,6 +294,14 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
       // An empty view reads nothing; torch still offsets it, but never past the end.
       if (span.length > 0) v.offset += span.start * src.strides[span.dim];
       if (span.length > 1) v.strides[span.dim] *= span.step;
+      return true;
+    }
+    case OpKind::NarrowCopy: {
+      // torch's narrow: a slice [start, start + length) with the strides kept.
+      const int d = dim_index(rank, op.dim);
+      const int64_t start = op.index < 0 ? op.index + std::max<int64_t>(src.sizes[d], 1) : op.index;
+      v.sizes[d] = op.length;
+      if (op.length > 0) v.offset += start * src.strides[d];
       return true;
     }
     case OpKind::Select:

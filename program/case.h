@@ -41,7 +41,8 @@ struct Op {
   std::optional<int64_t> start, end;
   int64_t step = 1;
   int64_t scalar = 0;  // add_, add
-  int64_t index = 0;   // select, select_copy
+  int64_t index = 0;   // select, select_copy; narrow_copy's start
+  int64_t length = 0;  // narrow_copy
   // squeeze_copy's dims (`single_dim`: written `dim=INT`, one entry) and
   // view_copy's sizes.
   std::vector<int64_t> ints;
@@ -51,7 +52,7 @@ struct Op {
 
   // Every field, for equality (a new field is compared once it is listed here).
   auto fields() const {
-    return std::tie(kind, result, src, target, dim, start, end, step, scalar, index, ints,
+    return std::tie(kind, result, src, target, dim, start, end, step, scalar, index, length, ints,
                     single_dim, dim_order);
   }
 };
@@ -62,6 +63,7 @@ inline int64_t& op_int(Op& op, ArgSlot slot) {
   switch (slot) {
     case ArgSlot::Dim: return op.dim;
     case ArgSlot::Index: return op.index;
+    case ArgSlot::Length: return op.length;
     case ArgSlot::Step: return op.step;
     case ArgSlot::Scalar: return op.scalar;
     default: break;  // the table's kinds fit their slots (op_table_is_well_typed)

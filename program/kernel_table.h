@@ -1,6 +1,7 @@
 // The kernels a path calls, as replaceable function pointers: a backend swaps
 // any of them (backends/), everything else stays the reference implementation.
 #pragma once
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -101,6 +102,17 @@ inline void call_et_slice(const KernelTable& k, KernelRuntimeContext& ctx, const
 inline void call_alias_prim(const KernelTable& k, KernelRuntimeContext& ctx, const Op& op,
                             Tensor& in, Tensor& out) {
   const std::string_view prim = op_alias_prim(op.kind);
+  if (op.kind == OpKind::NarrowCopy && in.rank > 0 && op.dim >= -in.rank && op.dim < in.rank) {
+    // [start, start + length) as et_slice's start and end, a negative start first
+    // counted from the end (et_slice would count start + length from the end too).
+    Op slice = op;
+    const int64_t size = in.sizes[op.dim < 0 ? op.dim + in.rank : op.dim];
+    const int64_t first = narrow_first(size, op.index);
+    slice.start = first;
+    slice.end = first + std::min(op.length, size - first);
+    slice.step = 1;
+    return call_et_slice(k, ctx, slice, in, out);
+  }
   if (prim == "et_slice") return call_et_slice(k, ctx, op, in, out);
   EValue a = EValue::from_tensor(&in), o = EValue::from_tensor(&out);
   if (prim == "et_select") {

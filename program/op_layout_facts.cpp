@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "kernels/dim_order.h"
+#include "kernels/kernels.h"
 #include "kernels/util/checked_math.h"
 #include "kernels/util/slice_util.h"
 
@@ -17,6 +18,20 @@ OpLayoutFacts slice_facts(const Op& op, const Tensor& src) {
   if (!f.error.empty()) return f;
   const int d = *normalize_dim(op.dim, src.rank);
   const SliceRange r = normalize_slice(src.sizes[d], op.start, op.end, op.step);
+  f.result = layout_of(src);
+  f.result.sizes[d] = r.length;
+  f.view = slice_view(tensor_view(src), d, r);
+  return f;
+}
+
+// narrow_copy: its own check, then slice_copy's facts over [start, start + length).
+OpLayoutFacts narrow_facts(const Op& op, const Tensor& src) {
+  OpLayoutFacts f;
+  f.error = narrow_copy_args_error(src, op.dim, op.index, op.length);
+  if (!f.error.empty()) return f;
+  const int d = *normalize_dim(op.dim, src.rank);
+  const int64_t first = narrow_first(src.sizes[d], op.index);
+  const SliceRange r = normalize_slice(src.sizes[d], first, first + op.length, 1);
   f.result = layout_of(src);
   f.result.sizes[d] = r.length;
   f.view = slice_view(tensor_view(src), d, r);
@@ -92,6 +107,7 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::SqueezeCopy: return squeeze_facts(op, src);
     case OpKind::UnsqueezeCopy: return unsqueeze_facts(op, src);
     case OpKind::ViewCopy: return view_facts(op, src, reshape);
+    case OpKind::NarrowCopy: return narrow_facts(op, src);
     case OpKind::Clone: return clone_facts(op, src);
     case OpKind::Add:
     case OpKind::Copy:

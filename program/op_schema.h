@@ -22,10 +22,10 @@ enum class ArgKind : uint8_t {
 };
 
 // Where an argument lives in `Op` (program/case.h). Each slot has one C++ type:
-// Src a name; Dim, Index, Step and Scalar an int64; Start and End an
+// Src a name; Dim, Index, Length, Step and Scalar an int64; Start and End an
 // optional int64; Ints a list (with Op::single_dim for DimList's one-entry
 // spelling); DimOrder an optional permutation.
-enum class ArgSlot : uint8_t { Src, Dim, Start, End, Step, Index, Scalar, Ints, DimOrder };
+enum class ArgSlot : uint8_t { Src, Dim, Start, End, Step, Index, Length, Scalar, Ints, DimOrder };
 
 // What an argument means, for the generic parts that shrink and mutate it
 // (harness/minimizer.cpp, generators/mutator*.cpp) without knowing the op.
@@ -74,6 +74,11 @@ inline constexpr ArgSpec kClone[] = {{"dim_order", K::DimOrder, S::DimOrder, R::
 inline constexpr ArgSpec kSqueeze[] = {{"dims", K::DimList, S::Ints, R::Dims}};
 inline constexpr ArgSpec kUnsqueeze[] = {{"dim", K::Int, S::Dim, R::Dim}};
 inline constexpr ArgSpec kView[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
+// aten::narrow_copy(Tensor self, int dim, SymInt start, SymInt length): the start
+// lives in the Index slot (a position along dim, as select's index).
+inline constexpr ArgSpec kNarrow[] = {{"dim", K::Int, S::Dim, R::Dim},
+                                      {"start", K::Int, S::Index, R::Position},
+                                      {"length", K::Int, S::Length, R::Extent}};
 }  // namespace op_args
 
 // One table for the op kinds. Columns: the enum; the name in .case text; the
@@ -102,7 +107,8 @@ inline constexpr ArgSpec kView[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
     "")                                                                                          \
   X(UnsqueezeCopy, "unsqueeze_copy", 2, false, Defines, "et_view", kUnsqueeze,                   \
     "unsqueeze_copy_out", "unsqueeze")                                                           \
-  X(ViewCopy, "view_copy", 2, false, Defines, "et_view", kView, "view_copy_out", "")
+  X(ViewCopy, "view_copy", 2, false, Defines, "et_view", kView, "view_copy_out", "")           \
+  X(NarrowCopy, "narrow_copy", 3, false, Defines, "et_slice", kNarrow, "narrow_copy_out", "narrow")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 
@@ -146,8 +152,8 @@ constexpr bool arg_fits_slot(const ArgSpec& a) {
     case ArgKind::Tensor: return a.slot == ArgSlot::Src;
     case ArgKind::Scalar:
     case ArgKind::Int:
-      return a.slot == ArgSlot::Dim || a.slot == ArgSlot::Index || a.slot == ArgSlot::Step ||
-             a.slot == ArgSlot::Scalar;
+      return a.slot == ArgSlot::Dim || a.slot == ArgSlot::Index || a.slot == ArgSlot::Length ||
+             a.slot == ArgSlot::Step || a.slot == ArgSlot::Scalar;
     case ArgKind::OptInt: return a.slot == ArgSlot::Start || a.slot == ArgSlot::End;
     case ArgKind::IntList:
     case ArgKind::DimList: return a.slot == ArgSlot::Ints;

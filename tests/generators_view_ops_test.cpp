@@ -250,7 +250,7 @@ TEST(ViewOpsGen, DistributionAndBlindSpotRates) {
 TEST(GenerateCase, MixesTheViewOpsGeneratorWithVersionOne) {
   int version2 = 0, cases = 2000;
   for (uint64_t i = 0; i < static_cast<uint64_t>(cases); ++i) {
-    const Case c = generate_case(11, i);
+    const Case c = generate_case(11, i, false, 2);
     ASSERT_EQ(well_formed_violation(c), "") << print_case(c);
     version2 += c.version == 2;
   }
@@ -258,6 +258,29 @@ TEST(GenerateCase, MixesTheViewOpsGeneratorWithVersionOne) {
   // 70% routed to genViewOpsCase, most of whose cases hold a version-2 op.
   EXPECT_GE(version2, cases * 50 / 100);
   EXPECT_LE(version2, cases * 75 / 100);
+}
+
+// Version 3: a share of the version-2 cases get the ops since the op schema
+// inserted (schema_ops_gen.h); every other case is the version-2 case itself.
+TEST(GenerateCase, Version3AddsSchemaOpsToAShareOfTheVersion2Cases) {
+  int with_schema_ops = 0, version2 = 0;
+  const int cases = 1500;
+  for (uint64_t i = 0; i < static_cast<uint64_t>(cases); ++i) {
+    const Case c2 = generate_case(5, i, false, 2), c3 = generate_case(5, i);
+    ASSERT_EQ(well_formed_violation(c3), "") << print_case(c3);
+    version2 += c2.min_version() == 2;
+    if (c3 == c2) continue;
+    ++with_schema_ops;
+    EXPECT_EQ(c3.version, 3) << print_case(c3);
+    EXPECT_EQ(c2.min_version(), 2) << "a version-1 case got schema ops";
+    bool has = false;
+    for (const Op& op : c3.ops) has = has || op_kind_info(op.kind).min_version == 3;
+    EXPECT_TRUE(has) << print_case(c3);
+  }
+  std::printf("generate_case: %d of %d version-2 cases got schema ops\n", with_schema_ops, version2);
+  // 40% of them are chosen; an insertion that leaves the case invalid is undone.
+  EXPECT_GE(with_schema_ops, version2 * 25 / 100);
+  EXPECT_LE(with_schema_ops, version2 * 45 / 100);
 }
 
 // A backend that declares no view ops (version 1 only) still gets cases inside

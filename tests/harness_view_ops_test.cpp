@@ -44,10 +44,11 @@ const std::map<std::string, std::string> kOneOpOfEachKind = {
     {"squeeze_copy", "y = squeeze_copy(t, dims=[0])"},
     {"unsqueeze_copy", "y = unsqueeze_copy(t, dim=-1)"},
     {"view_copy", "y = view_copy(t, sizes=[-1])"},
+    {"narrow_copy", "y = narrow_copy(t, dim=1, start=-2, length=2)"},
 };
 
 Case one_op_case(const std::string& line) {
-  return parsed("slicefuzz-case 2\ndtype float32\ninput x [1, 3]\nt = clone(x)\n" + line +
+  return parsed("slicefuzz-case 3\ndtype float32\ninput x [1, 3]\nt = clone(x)\n" + line +
                 "\noutput t\n");
 }
 

@@ -27,6 +27,8 @@ Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_
                            Tensor& out);
 Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
                       ArrayRef<int64_t> size_int64_t, Tensor& out);
+Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t start,
+                        int64_t length, Tensor& out);
 // _clone_dim_order_out, or _to_dim_order_copy_out in a tree without it (CMakeLists.txt).
 Tensor& SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(KernelRuntimeContext& ctx, const Tensor& self,
                                             bool non_blocking, OptionalArrayRef<int64_t> dim_order,
@@ -137,8 +139,19 @@ void et_view(KernelRuntimeContext& ctx, EValue** stack) {
   });
 }
 
+namespace {
+// stack = [in, dim, start, length, out] (the op's schema order).
+void narrow_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  copy_kernel(ctx, *stack[0]->tensor, *stack[4]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+    native::narrow_copy_out(et_ctx, in, stack[1]->int_value, stack[2]->int_value,
+                            stack[3]->int_value, out);
+  });
+}
+}  // namespace
+
 BoxedKernel boxed_kernel(OpKind kind) {
   switch (kind) {
+    case OpKind::NarrowCopy: return &narrow_copy_boxed;
     default: return nullptr;  // the ops with a slot of their own, and ops not wired here
   }
 }
