@@ -37,6 +37,8 @@ Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
 Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
                               executorch::aten::ArrayRef<int64_t> dims, Tensor& out);
 Tensor& copy_(KernelRuntimeContext& ctx, Tensor& in, const Tensor& src, bool non_blocking);
+Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t start,
+                        int64_t length, Tensor& out);
 }  // namespace torch::executor::native
 
 namespace {
@@ -297,6 +299,77 @@ int copy_cast_out_of_range() {
 
 }  // namespace
 
+// narrow_copy(x [5], dim 0, start -3, length 2): aten gives x[2:4] (a negative
+// start counts from the end). check_narrow_copy_args (kernels/portable/cpu/util/
+// slice_util.cpp:33-35) normalises its own copy of start; narrow_copy_out
+// (kernels/portable/cpu/op_narrow_copy.cpp:49) passes the negative start on to
+// compute_slice, which refuses it ("Input args should be >= 0").
+int narrow_negative_start() {
+  float in_data[5] = {0, 1, 2, 3, 4}, out_data[2] = {-1, -1};
+  Owned in(et::ScalarType::Float, {5}, {0}, in_data);
+  Owned out(et::ScalarType::Float, {2}, {0}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  torch::executor::native::narrow_copy_out(ctx, a, 0, -3, 2, o);
+  std::printf("expected [2, 3] (torch), ExecuTorch gives error %d, out [%g, %g]\n",
+              static_cast<int>(ctx.failure_state()), out_data[0], out_data[1]);
+  return verdict(ctx.failure_state() != executorch::runtime::Error::Ok,
+                 "narrow_copy refuses a valid negative start");
+}
+
+// narrow_copy(x [0], dim 0, start -1, length 0): aten wraps a negative start as
+// it wraps a dim (maybe_wrap_dim: a dim of size 0 takes -1 as 0) and returns an
+// empty tensor; check_narrow_copy_args (slice_util.cpp:31) asks start >= -size.
+int narrow_empty_dim_start_minus_one() {
+  float in_data[1] = {0}, out_data[1] = {-1};
+  Owned in(et::ScalarType::Float, {0}, {0}, in_data);
+  Owned out(et::ScalarType::Float, {0}, {0}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  torch::executor::native::narrow_copy_out(ctx, a, 0, -1, 0, o);
+  std::printf("expected an empty result (torch), ExecuTorch gives error %d\n",
+              static_cast<int>(ctx.failure_state()));
+  return verdict(ctx.failure_state() != executorch::runtime::Error::Ok,
+                 "narrow_copy refuses start -1 on a dim of size 0");
+}
+
+// narrow_copy(x [2, 3], dim -1, start 0, length 3): tensor_has_dim accepts dim -1,
+// then check_narrow_copy_args (slice_util.cpp:31) calls in.size(-1), which
+// ET_CHECKs its index and aborts the process (torch: the whole tensor).
+int narrow_negative_dim_abort() {
+  const pid_t child = fork();
+  if (child == 0) {
+    float in_data[6] = {0, 1, 2, 3, 4, 5}, out_data[6] = {};
+    Owned in(et::ScalarType::Float, {2, 3}, {0, 1}, in_data);
+    Owned out(et::ScalarType::Float, {2, 3}, {0, 1}, out_data);
+    KernelRuntimeContext ctx;
+    et::Tensor a = in.tensor(), o = out.tensor();
+    torch::executor::native::narrow_copy_out(ctx, a, -1, 0, 3, o);
+    std::printf("narrow_copy returned, error %d\n", static_cast<int>(ctx.failure_state()));
+    std::fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  const bool crashed = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  if (WIFSIGNALED(status)) std::printf("narrow_copy killed by signal %d\n", WTERMSIG(status));
+  return verdict(crashed, "narrow_copy with a negative dim aborts the process");
+}
+
+// narrow_copy(x [4], dim 0, start 1, length INT64_MAX): start + length
+// (slice_util.cpp:36) overflows int64 (UB; UBSan reports it), wraps negative and
+// passes the bound check; torch compares start <= size - length and raises.
+int narrow_huge_length() {
+  float in_data[4] = {0, 1, 2, 3}, out_data[4] = {};
+  Owned in(et::ScalarType::Float, {4}, {0}, in_data);
+  Owned out(et::ScalarType::Float, {4}, {0}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  torch::executor::native::narrow_copy_out(ctx, a, 0, 1, INT64_MAX, o);
+  std::printf("narrow_copy returned error %d\n", static_cast<int>(ctx.failure_state()));
+  return verdict(false, "no undefined behaviour reported for start + length past int64");
+}
+
 int main(int argc, char** argv) {
   executorch::runtime::runtime_init();
   const char* name = argc > 1 ? argv[1] : "";
@@ -310,6 +383,10 @@ int main(int argc, char** argv) {
   if (!std::strcmp(name, "empty_tensor_stride_overflow")) return empty_tensor_stride_overflow();
   if (!std::strcmp(name, "squeeze_dims_out_of_range")) return squeeze_dims_out_of_range();
   if (!std::strcmp(name, "copy_cast_out_of_range")) return copy_cast_out_of_range();
+  if (!std::strcmp(name, "narrow_negative_start")) return narrow_negative_start();
+  if (!std::strcmp(name, "narrow_empty_dim_start_minus_one")) return narrow_empty_dim_start_minus_one();
+  if (!std::strcmp(name, "narrow_negative_dim_abort")) return narrow_negative_dim_abort();
+  if (!std::strcmp(name, "narrow_huge_length")) return narrow_huge_length();
   std::fprintf(stderr,
                "usage: et_known_defects channels_last_slice|huge_step|"
                "reduced_float_add_scalar|int64_add_overflow|channels_last_select|"
