@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace slicefuzz::et_limits {
@@ -88,6 +89,10 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
       if (!et_kernels::boxed_kernel(op.kind))
         return std::string(op_kind_name(op.kind)) +
                ": no ExecuTorch kernel is wired into this backend (view_copy_kernels.cpp)";
+      // The rewrite path's et_slice (et_slice_prim.cpp) checks
+      // tensors_have_same_dim_order(in, out), whichever op becomes it.
+      if (std::string_view(op_alias_prim(op.kind)) == "et_slice" && src && !standard(src->dim_order))
+        return kNonStandard;
       return {};
   }
   return {};

@@ -299,6 +299,26 @@ int copy_cast_out_of_range() {
 
 }  // namespace
 
+// narrow_copy of a channels-last 4-D tensor along C: x [1, 2, 1, 2] holds
+// x[0, c, 0, w] = 2c + w + 0.5 stored channels-last (memory 0.5 2.5 1.5 3.5);
+// x.narrow(1, 0, 1) is [0.5, 1.5]. narrow_copy_out checks no dim order at all and
+// compute_slice (kernels/portable/cpu/util/slice_util.cpp) walks the tensor as if
+// it were contiguous, as for slice_copy (channels_last_slice).
+int channels_last_narrow() {
+  float in_data[4] = {0.5f, 2.5f, 1.5f, 3.5f};
+  float out_data[2] = {-1, -1};
+  Owned in(et::ScalarType::Float, {1, 2, 1, 2}, {0, 2, 3, 1}, in_data);
+  Owned out(et::ScalarType::Float, {1, 1, 1, 2}, {0, 2, 3, 1}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  torch::executor::native::narrow_copy_out(ctx, a, 1, 0, 1, o);
+  std::printf("expected [0.5, 1.5] (torch), ExecuTorch gives [%g, %g], error %d\n", out_data[0],
+              out_data[1], static_cast<int>(ctx.failure_state()));
+  const bool wrong = ctx.failure_state() == executorch::runtime::Error::Ok &&
+                     (out_data[0] != 0.5f || out_data[1] != 1.5f);
+  return verdict(wrong, "narrow_copy returns wrong values for a channels-last input, no error");
+}
+
 // narrow_copy(x [5], dim 0, start -3, length 2): aten gives x[2:4] (a negative
 // start counts from the end). check_narrow_copy_args (kernels/portable/cpu/util/
 // slice_util.cpp:33-35) normalises its own copy of start; narrow_copy_out
@@ -384,6 +404,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(name, "squeeze_dims_out_of_range")) return squeeze_dims_out_of_range();
   if (!std::strcmp(name, "copy_cast_out_of_range")) return copy_cast_out_of_range();
   if (!std::strcmp(name, "narrow_negative_start")) return narrow_negative_start();
+  if (!std::strcmp(name, "channels_last_narrow")) return channels_last_narrow();
   if (!std::strcmp(name, "narrow_empty_dim_start_minus_one")) return narrow_empty_dim_start_minus_one();
   if (!std::strcmp(name, "narrow_negative_dim_abort")) return narrow_negative_dim_abort();
   if (!std::strcmp(name, "narrow_huge_length")) return narrow_huge_length();
