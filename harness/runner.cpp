@@ -40,11 +40,13 @@ std::optional<Finding> compare_paths(const Case& c, const ProgramInfo& info,
                            ? "raised at " + op_label(c, actual.error_op) + " instead: " +
                                  actual.error_message
                            : "accepted it";
-    Finding f = finding(error_kind, path, op,
+    // Raising earlier than the oracle is a refusal too, and the op it refused
+    // (which the oracle ran) is the one at fault: the finding names it.
+    const bool earlier = actual.error_op >= 0 && actual.error_op < op;
+    Finding f = finding(error_kind, path, earlier ? actual.error_op : op,
                         std::string(expected_name) + " raised at " + op_label(c, op) + " (" +
                             expected.error_message + ") but the " + who + " " + what);
-    // Raising earlier than the oracle is a refusal too.
-    f.sut_refused = !oracles && actual.error_op >= 0 && actual.error_op < op;
+    f.sut_refused = !oracles && earlier;
     f.sut_accepted = !oracles && actual.error_op < 0;
     return f;
   }
