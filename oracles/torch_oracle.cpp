@@ -19,6 +19,7 @@
 #include <array>
 #include <cstring>
 #include <mutex>
+#include <string_view>
 
 #include "oracles/domain_adapter.h"
 #include "oracles/oracle.h"
@@ -261,6 +262,15 @@ class TorchEvaluator {
       if (!op_is_view_copy(op.kind))
         throw std::invalid_argument(std::string("torch oracle: no semantics for ") + op_kind_name(op.kind));
       copy_view(k, oi, schema_view_in_torch(values_[oi.src], op));
+      // et_view, the alias prim op of such an op, keeps the element count: a view
+      // that holds more or fewer elements than its source (a broadcast, an empty
+      // expand) is no alias of it, however its strides look.
+      if (std::string_view(op_alias_prim(op.kind)) == "et_view" &&
+          res_.slice_views.back().sizes != values_[oi.src].sizes().vec()) {
+        int64_t n = 1;
+        for (int64_t s : res_.slice_views.back().sizes) n *= s;
+        if (n != values_[oi.src].numel()) res_.slice_views.back().dense = false;
+      }
     });
   }
   OpStatus Clone(const Op& op, const OpInfo& oi, int) {
