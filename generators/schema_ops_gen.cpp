@@ -55,9 +55,35 @@ bool realize_narrow(const judge::Layout& in, Rng& rng, Op& op) {
   return true;
 }
 
+// expand_copy: up to two new leading dims, size-1 dims broadcast at times (a
+// stride-0 view: never an alias), -1 for a kept dim; its own errors at 10%.
+bool realize_expand(const judge::Layout& in, Rng& rng, Op& op) {
+  const size_t rank = in.sizes.size();
+  const size_t lead = rank >= 15 ? 0 : below(rng, 3);
+  op.ints.clear();
+  for (size_t j = 0; j < lead; ++j) op.ints.push_back(chance(rng, 50) ? 1 : 1 + static_cast<int64_t>(below(rng, 3)));
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t s = in.sizes[i];
+    if (s == 1 && chance(rng, 40)) op.ints.push_back(static_cast<int64_t>(below(rng, 4)));
+    else op.ints.push_back(chance(rng, 20) ? -1 : s);
+  }
+  if (op.ints.empty()) op.ints.push_back(1);  // a 0-dim source: one new dim
+  if (chance(rng, 10)) {
+    const size_t j = below(rng, op.ints.size());
+    switch (below(rng, 4)) {
+      case 0: op.ints[j] = -2 - static_cast<int64_t>(below(rng, 3)); break;
+      case 1: if (rank > 0) op.ints.erase(op.ints.begin()); break;  // fewer sizes than dims
+      case 2: op.ints.insert(op.ints.begin(), -1); break;          // -1 in a new leading dim
+      default: op.ints[j] += 2; break;                              // a non-singleton dim changes
+    }
+  }
+  return true;
+}
+
 bool realize_schema_op(OpKind kind, const judge::Layout& in, Rng& rng, Op& op) {
   op.kind = kind;
   switch (kind) {
+    case OpKind::ExpandCopy: return realize_expand(in, rng, op);
     case OpKind::NarrowCopy: return realize_narrow(in, rng, op);
     default: return false;  // the version-1 and -2 ops have their own generators
   }

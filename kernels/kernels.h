@@ -74,13 +74,24 @@ std::string narrow_copy_args_error(const Tensor& in, int64_t dim, int64_t start,
 // The first element of a valid narrow along a dim of `size` (a negative start wrapped).
 int64_t narrow_first(int64_t size, int64_t start);
 
+// aten::expand_copy.out (implicit=False): in broadcast to `sizes`, aligned with
+// in's trailing dims; -1 keeps a dim; only a size-1 dim may change; new leading
+// dims take sizes >= 0. The result is row-major. ExecuTorch's
+// check_expand_copy_args and get_expand_copy_out_target_size.
+Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
+                        size_t nsizes, Tensor& out);
+// The result's sizes into `target` (kMaxRank entries), or why the sizes are
+// invalid for `in` (the pass reads it too).
+std::string expand_copy_target_sizes(const Tensor& in, const int64_t* sizes, size_t nsizes,
+                                     int64_t* target);
+
 // Boxed kernels, as ExecuTorch's codegen registers them: stack = [in, the op's
 // arguments in its schema's order (program/op_schema.h), out]. An op whose row
 // names a kernel listed here runs through it, with no per-op code in the
 // executors (program/kernel_table.h, call_boxed_kernel). Each op_NAME.cpp
 // defines NAME_boxed beside NAME.
 using BoxedKernel = void (*)(KernelRuntimeContext& ctx, EValue** stack);
-#define SLICEFUZZ_BOXED_KERNELS(X) X(narrow_copy_out)
+#define SLICEFUZZ_BOXED_KERNELS(X) X(narrow_copy_out) X(expand_copy_out)
 
 #define SLICEFUZZ_DECLARE_BOXED(name) void name##_boxed(KernelRuntimeContext& ctx, EValue** stack);
 SLICEFUZZ_BOXED_KERNELS(SLICEFUZZ_DECLARE_BOXED)

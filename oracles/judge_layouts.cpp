@@ -101,6 +101,34 @@ std::vector<int> identity_order(int rank) {
   return id;
 }
 
+// aten::expand's sizes (implicit=False): aligned with the trailing dims, -1 keeps
+// a dim, only a size-1 dim changes, new leading dims take sizes >= 0; at most 16.
+std::optional<std::vector<int64_t>> expand_sizes(const std::vector<int64_t>& in,
+                                                 const std::vector<int64_t>& sizes, std::string& why) {
+  const int rank = static_cast<int>(in.size()), n = static_cast<int>(sizes.size());
+  if (n < rank)
+    return why = printf_string("expand_copy: %lld sizes for a tensor of rank %lld", n, rank), std::nullopt;
+  if (n > kMaxCaseRank) return why = "expand_copy: more than 16 sizes", std::nullopt;
+  std::vector<int64_t> out(sizes);
+  for (int j = 0; j < n; ++j) {
+    const int i = j - (n - rank);
+    if (i < 0) {
+      if (sizes[j] < 0)
+        return why = printf_string("expand_copy: size %lld in a new leading dim", sizes[j]), std::nullopt;
+      continue;
+    }
+    if (sizes[j] == -1) {
+      out[j] = in[i];
+    } else if (in[i] != 1 && sizes[j] != in[i]) {
+      return why = printf_string("expand_copy: size %lld for dim %lld of size %lld", sizes[j], i, in[i]),
+             std::nullopt;
+    } else if (sizes[j] < 0) {
+      return why = printf_string("expand_copy: size %lld is negative", sizes[j]), std::nullopt;
+    }
+  }
+  return out;
+}
+
 // aten::narrow_copy's checks, in its order: rank > 0, dim in range, length >= 0,
 // start in [-size, size] (a negative start wraps as a dim does: a dim of size 0
 // takes -1 as 0), start + length <= size (in 128 bits: no sum overflows).
@@ -191,6 +219,13 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       if (!r.error.empty()) return;
       const SliceSpan span = normalize_slice_args(in.sizes, op.dim, op.start, op.end, op.step);
       r.layout.sizes[span.dim] = span.length;
+      return;
+    }
+    case OpKind::ExpandCopy: {
+      auto sizes = expand_sizes(in.sizes, op.ints, r.error);
+      if (!sizes) return;
+      r.layout.sizes = *sizes;
+      keep_capacity_assign(r.layout.dim_order, identity_order(static_cast<int>(sizes->size())));
       return;
     }
     case OpKind::NarrowCopy: {
@@ -294,6 +329,20 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
       // An empty view reads nothing; torch still offsets it, but never past the end.
       if (span.length > 0) v.offset += span.start * src.strides[span.dim];
       if (span.length > 1) v.strides[span.dim] *= span.step;
+      return true;
+    }
+    case OpKind::ExpandCopy: {
+      // torch's expand: stride 0 on new and broadcast dims (whether et_view can
+      // alias it is eligibility's question: torch_oracle.cpp, schema_op).
+      std::string why;
+      const std::vector<int64_t> sizes = *expand_sizes(src.sizes, op.ints, why);
+      const int n = static_cast<int>(sizes.size());
+      v.sizes = sizes;
+      v.strides.assign(n, 0);
+      for (int j = 0; j < n; ++j) {
+        const int i = j - (n - rank);
+        if (i >= 0 && src.sizes[i] == sizes[j]) v.strides[j] = src.strides[i];
+      }
       return true;
     }
     case OpKind::NarrowCopy: {

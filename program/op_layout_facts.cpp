@@ -1,5 +1,6 @@
 #include "program/op_layout_facts.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -35,6 +36,29 @@ OpLayoutFacts narrow_facts(const Op& op, const Tensor& src) {
   f.result = layout_of(src);
   f.result.sizes[d] = r.length;
   f.view = slice_view(tensor_view(src), d, r);
+  return f;
+}
+
+// expand_copy: a row-major result; as a view, stride 0 on new and broadcast dims.
+// A broadcast (more elements than the source) has no alias: et_view, the prim
+// op it would become, keeps the element count.
+OpLayoutFacts expand_facts(const Op& op, const Tensor& src) {
+  OpLayoutFacts f;
+  int64_t target[kMaxRank];
+  f.error = expand_copy_target_sizes(src, op.ints.data(), op.ints.size(), target);
+  if (!f.error.empty()) return f;
+  const int rank = static_cast<int>(op.ints.size());
+  f.result = view_result(target, rank);
+  ViewLayout v;
+  v.rank = rank;
+  int64_t numel = 1;
+  for (int j = 0; j < rank; ++j) {
+    const int i = j - (rank - src.rank);
+    v.sizes[j] = target[j];
+    v.strides[j] = i < 0 || src.sizes[i] != target[j] ? 0 : src.strides[i];
+    numel = target[j] == 0 || numel == 0 ? 0 : numel * std::min<int64_t>(target[j], 1 << 20);
+  }
+  if (numel == src.numel()) f.view = v;
   return f;
 }
 
@@ -108,6 +132,7 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::UnsqueezeCopy: return unsqueeze_facts(op, src);
     case OpKind::ViewCopy: return view_facts(op, src, reshape);
     case OpKind::NarrowCopy: return narrow_facts(op, src);
+    case OpKind::ExpandCopy: return expand_facts(op, src);
     case OpKind::Clone: return clone_facts(op, src);
     case OpKind::Add:
     case OpKind::Copy:

@@ -79,6 +79,9 @@ inline constexpr ArgSpec kView[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
 inline constexpr ArgSpec kNarrow[] = {{"dim", K::Int, S::Dim, R::Dim},
                                       {"start", K::Int, S::Index, R::Position},
                                       {"length", K::Int, S::Length, R::Extent}};
+// aten::expand_copy(Tensor self, SymInt[] size, *, bool implicit=False): implicit
+// is always False (its default; ExecuTorch refuses True).
+inline constexpr ArgSpec kExpand[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
 }  // namespace op_args
 
 // One table for the op kinds. Columns: the enum; the name in .case text; the
@@ -108,7 +111,8 @@ inline constexpr ArgSpec kNarrow[] = {{"dim", K::Int, S::Dim, R::Dim},
   X(UnsqueezeCopy, "unsqueeze_copy", 2, false, Defines, "et_view", kUnsqueeze,                   \
     "unsqueeze_copy_out", "unsqueeze")                                                           \
   X(ViewCopy, "view_copy", 2, false, Defines, "et_view", kView, "view_copy_out", "")           \
-  X(NarrowCopy, "narrow_copy", 3, false, Defines, "et_slice", kNarrow, "narrow_copy_out", "narrow")
+  X(NarrowCopy, "narrow_copy", 3, false, Defines, "et_slice", kNarrow, "narrow_copy_out", "narrow") \
+  X(ExpandCopy, "expand_copy", 3, false, Defines, "et_view", kExpand, "expand_copy_out", "expand")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 

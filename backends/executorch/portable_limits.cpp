@@ -79,6 +79,10 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
       if (src && !contiguous(src->dim_order))
         return "view_copy: input not in the default dim order (tensor_is_default_dim_order)";
       return {};
+    case OpKind::ExpandCopy:
+      if (src && !contiguous(src->dim_order))
+        return "expand_copy: input not in the default dim order (tensor_is_default_dim_order)";
+      return {};
     case OpKind::UnsqueezeCopy:  // no dim-order check at all (a known defect, docs/executorch.md)
       return {};
     case OpKind::Slice:

@@ -29,6 +29,8 @@ Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
                       ArrayRef<int64_t> size_int64_t, Tensor& out);
 Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t start,
                         int64_t length, Tensor& out);
+Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> expand_sizes,
+                        bool implicit, Tensor& out);
 // _clone_dim_order_out, or _to_dim_order_copy_out in a tree without it (CMakeLists.txt).
 Tensor& SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(KernelRuntimeContext& ctx, const Tensor& self,
                                             bool non_blocking, OptionalArrayRef<int64_t> dim_order,
@@ -147,11 +149,19 @@ void narrow_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
                             stack[3]->int_value, out);
   });
 }
+// stack = [in, sizes (IntList), out]; implicit is False (the schema's default).
+void expand_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+    native::expand_copy_out(et_ctx, in, ArrayRef<int64_t>(stack[1]->list, stack[1]->list_size),
+                            false, out);
+  });
+}
 }  // namespace
 
 BoxedKernel boxed_kernel(OpKind kind) {
   switch (kind) {
     case OpKind::NarrowCopy: return &narrow_copy_boxed;
+    case OpKind::ExpandCopy: return &expand_copy_boxed;
     default: return nullptr;  // the ops with a slot of their own, and ops not wired here
   }
 }
