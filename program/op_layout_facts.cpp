@@ -13,16 +13,22 @@ namespace slicefuzz {
 
 namespace {
 
+// The facts of a slice along d over a normalised range: slice_copy's, and
+// narrow_copy's (get_narrow_copy_out_target_size is the same fact upstream).
+OpLayoutFacts slice_range_facts(const Tensor& src, int d, const SliceRange& r) {
+  OpLayoutFacts f;
+  f.result = layout_of(src);
+  f.result.sizes[d] = r.length;
+  f.view = slice_view(tensor_view(src), d, r);
+  return f;
+}
+
 OpLayoutFacts slice_facts(const Op& op, const Tensor& src) {
   OpLayoutFacts f;
   f.error = slice_args_error(src, op.dim, op.step);
   if (!f.error.empty()) return f;
   const int d = *normalize_dim(op.dim, src.rank);
-  const SliceRange r = normalize_slice(src.sizes[d], op.start, op.end, op.step);
-  f.result = layout_of(src);
-  f.result.sizes[d] = r.length;
-  f.view = slice_view(tensor_view(src), d, r);
-  return f;
+  return slice_range_facts(src, d, normalize_slice(src.sizes[d], op.start, op.end, op.step));
 }
 
 // narrow_copy: its own check, then slice_copy's facts over [start, start + length).
@@ -32,11 +38,7 @@ OpLayoutFacts narrow_facts(const Op& op, const Tensor& src) {
   if (!f.error.empty()) return f;
   const int d = *normalize_dim(op.dim, src.rank);
   const int64_t first = narrow_first(src.sizes[d], op.index);
-  const SliceRange r = normalize_slice(src.sizes[d], first, first + op.length, 1);
-  f.result = layout_of(src);
-  f.result.sizes[d] = r.length;
-  f.view = slice_view(tensor_view(src), d, r);
-  return f;
+  return slice_range_facts(src, d, normalize_slice(src.sizes[d], first, first + op.length, 1));
 }
 
 // expand_copy: a row-major result; as a view, stride 0 on new and broadcast dims.

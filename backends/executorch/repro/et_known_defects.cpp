@@ -64,6 +64,22 @@ struct Owned {
   et::Tensor tensor() { return et::Tensor(&impl); }
 };
 
+// Runs `body` in a child process (a defect that traps or aborts would end this
+// one); true when the child died by a signal or exited non-zero.
+template <class Body>
+bool dies_in_child(const char* what, Body body) {
+  const pid_t child = fork();
+  if (child == 0) {
+    body();
+    std::fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (WIFSIGNALED(status)) std::printf("%s killed by signal %d\n", what, WTERMSIG(status));
+  return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int verdict(bool reproduces, const char* what) {
   std::printf("%s: %s\n", reproduces ? "REPRODUCES" : "FIXED", what);
   return 0;
@@ -186,8 +202,7 @@ int channels_last_unsqueeze() {
 // torch refuses: "cannot reshape tensor of 6 elements into shape [0, -1]".
 int view_copy_zero_and_inferred() {
   // In a child process: the division traps (SIGFPE, or the sanitizer's report of it).
-  const pid_t child = fork();
-  if (child == 0) {
+  const bool crashed = dies_in_child("view_copy", [] {
     float in_data[6] = {0, 1, 2, 3, 4, 5}, out_data[6] = {};
     Owned in(et::ScalarType::Float, {2, 3}, {0, 1}, in_data);
     Owned out(et::ScalarType::Float, {2, 3}, {0, 1}, out_data);
@@ -196,13 +211,7 @@ int view_copy_zero_and_inferred() {
     const int64_t sizes[2] = {0, -1};
     torch::executor::native::view_copy_out(ctx, a, {sizes, 2}, o);
     std::printf("view_copy returned, error %d\n", static_cast<int>(ctx.failure_state()));
-    std::fflush(stdout);
-    _exit(0);
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  const bool crashed = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  if (WIFSIGNALED(status)) std::printf("view_copy killed by signal %d\n", WTERMSIG(status));
+  });
   return verdict(crashed, "view_copy sizes [0, -1] divide by zero (crash) instead of an error");
 }
 
@@ -357,8 +366,7 @@ int narrow_empty_dim_start_minus_one() {
 // then check_narrow_copy_args (slice_util.cpp:31) calls in.size(-1), which
 // ET_CHECKs its index and aborts the process (torch: the whole tensor).
 int narrow_negative_dim_abort() {
-  const pid_t child = fork();
-  if (child == 0) {
+  const bool crashed = dies_in_child("narrow_copy", [] {
     float in_data[6] = {0, 1, 2, 3, 4, 5}, out_data[6] = {};
     Owned in(et::ScalarType::Float, {2, 3}, {0, 1}, in_data);
     Owned out(et::ScalarType::Float, {2, 3}, {0, 1}, out_data);
@@ -366,13 +374,7 @@ int narrow_negative_dim_abort() {
     et::Tensor a = in.tensor(), o = out.tensor();
     torch::executor::native::narrow_copy_out(ctx, a, -1, 0, 3, o);
     std::printf("narrow_copy returned, error %d\n", static_cast<int>(ctx.failure_state()));
-    std::fflush(stdout);
-    _exit(0);
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  const bool crashed = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  if (WIFSIGNALED(status)) std::printf("narrow_copy killed by signal %d\n", WTERMSIG(status));
+  });
   return verdict(crashed, "narrow_copy with a negative dim aborts the process");
 }
 
