@@ -157,6 +157,8 @@ if [ "$rc" = 0 ] || ! grep -q '^==== slicefuzz finding ====' "$TMP/crash.log"; t
   tail -30 "$TMP/crash.log" >&2
   fail "SLICEFUZZ_BACKEND=$BACKEND fuzz_program $(basename "$CRASH") exited $rc without a slicefuzz finding"
 fi
+# The report names the mutators that made the input (a committed file: none).
+grep -q '^mutators: ' "$TMP/crash.log" || fail "the finding report has no 'mutators:' line"
 say "SLICEFUZZ_BACKEND=$BACKEND fuzz_program $(basename "$CRASH"): exit $rc, $(grep -m1 '^kind:' "$TMP/crash.log")"
 in_root /out/fuzz_program /work/crash.case >"$TMP/reference.log" 2>&1 ||
   { tail -30 "$TMP/reference.log" >&2; fail "the crashing input also fails on the reference backend"; }

@@ -300,14 +300,17 @@ bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget)
   return true;
 }
 
-void mutate_case(Case& c, Rng& rng, int64_t byte_budget) {
+void mutate_case(Case& c, Rng& rng, int64_t byte_budget, std::vector<const char*>* applied) {
   const std::vector<CaseMutator>& table = case_mutators();
   const int n = 1 + static_cast<int>(below(rng, 3));
   bool repaired = false;  // by the last mutation's own repair (repair is idempotent)
   for (int i = 0; i < n; ++i) {
     repaired = false;
-    for (int attempt = 0; attempt < kTriesPerMutation && !repaired; ++attempt)
-      repaired = apply_mutator(table[below(rng, table.size())], c, rng, byte_budget);
+    for (int attempt = 0; attempt < kTriesPerMutation && !repaired; ++attempt) {
+      const CaseMutator& m = table[below(rng, table.size())];
+      repaired = apply_mutator(m, c, rng, byte_budget);
+      if (repaired && applied) applied->push_back(m.name);
+    }
   }
   if (!repaired) repair_case(c, byte_budget, kFuzzMaxOps);
 }

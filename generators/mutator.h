@@ -48,7 +48,10 @@ bool apply_mutator(const CaseMutator& m, Case& c, std::mt19937_64& rng,
 
 // Applies 1..3 random structural mutations (each a mutator from the table that
 // applied), then repairs. The result always passes analyze() with `byte_budget`.
-void mutate_case(Case& c, std::mt19937_64& rng, int64_t byte_budget = kFuzzByteBudget);
+// `applied`, when given, gets the name of every mutator that applied, in order
+// (fuzz_program shows them with a finding, as libFuzzer's MS: line does its own).
+void mutate_case(Case& c, std::mt19937_64& rng, int64_t byte_budget = kFuzzByteBudget,
+                 std::vector<const char*>* applied = nullptr);
 
 // Splices a prefix of a's ops with a suffix of b's (renamed, re-sourced), then
 // repairs. The result always passes analyze() with `byte_budget`.

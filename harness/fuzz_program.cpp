@@ -135,6 +135,14 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
+std::string trail_of(std::string_view text);
+
+// The input's mutator trail for the finding report ("none": a seed or generated case).
+std::string trail_or_none(const uint8_t* data, size_t size) {
+  const std::string t = trail_of(std::string_view(reinterpret_cast<const char*>(data), size));
+  return t.empty() ? "none (a seed, a generated case or libFuzzer's own mutation)" : t;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   slicefuzz::ParseResult p = slicefuzz::parse_case(
       std::string_view(reinterpret_cast<const char*>(data), size), "fuzz-input", g_budget);
@@ -172,24 +180,58 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!g_unknown_ub.empty()) {
     std::fprintf(stderr,
                  "\n==== slicefuzz finding ====\nkind: SANITIZER\nbackend: %s\nmessage: %s\n"
-                 "case:\n%s==== end of finding ====\n",
-                 g_backend->name.c_str(), g_unknown_ub.c_str(), slicefuzz::print_case(p.c).c_str());
+                 "mutators: %s\ncase:\n%s==== end of finding ====\n",
+                 g_backend->name.c_str(), g_unknown_ub.c_str(), trail_or_none(data, size).c_str(),
+                 slicefuzz::print_case(p.c).c_str());
     std::abort();
   }
   if (const slicefuzz::Finding* f = report.first_failure()) {
     std::fprintf(stderr,
                  "\n==== slicefuzz finding ====\nkind: %s\npath: %s\nop: %d\nbackend: %s\n"
-                 "message: %s\ncase:\n%s==== end of finding ====\n",
+                 "message: %s\nmutators: %s\ncase:\n%s==== end of finding ====\n",
                  std::string(slicefuzz::finding_kind_name(f->kind)).c_str(), f->path.c_str(), f->op,
-                 g_backend->name.c_str(), f->message.c_str(), slicefuzz::print_case(p.c).c_str());
+                 g_backend->name.c_str(), f->message.c_str(), trail_or_none(data, size).c_str(),
+                 slicefuzz::print_case(p.c).c_str());
     std::abort();
   }
   return 0;
 }
 
-// Prints the mutant into libFuzzer's buffer and remembers it as the next source.
-size_t emit_mutant(const slicefuzz::Case& c, uint8_t* data, size_t max_size) {
+// The mutators that made an input, oldest first: a `# mutators:` comment heading
+// its text (a comment: the case is unchanged), carried from parent to mutant, the
+// last kMutatorTrail kept. The finding report shows it, as libFuzzer's MS: line
+// shows its own mutators (which here are only "Custom").
+constexpr const char* kTrailPrefix = "# mutators: ";
+constexpr size_t kMutatorTrail = 8;
+
+std::string trail_of(std::string_view text) {
+  const std::string_view prefix = kTrailPrefix;
+  if (text.substr(0, prefix.size()) != prefix) return {};
+  const size_t end = text.find('\n');
+  return std::string(text.substr(prefix.size(), end == std::string_view::npos ? end : end - prefix.size()));
+}
+
+std::string extend_trail(const std::string& parent, const std::vector<const char*>& names) {
+  std::vector<std::string> all;
+  for (size_t b = 0, e; b < parent.size(); b = e + 1) {
+    e = parent.find(' ', b);
+    if (e == std::string::npos) e = parent.size();
+    if (e > b) all.push_back(parent.substr(b, e - b));
+  }
+  for (const char* n : names) all.push_back(n);
+  std::string out;
+  for (size_t i = all.size() > kMutatorTrail ? all.size() - kMutatorTrail : 0; i < all.size(); ++i)
+    out += (out.empty() ? "" : " ") + all[i];
+  return out;
+}
+
+// Prints the mutant (headed by its mutator trail when it fits) into libFuzzer's
+// buffer and remembers it as the next source.
+size_t emit_mutant(const slicefuzz::Case& c, uint8_t* data, size_t max_size,
+                   const std::string& trail = "") {
   std::string text = slicefuzz::print_case(c);
+  if (!trail.empty() && text.size() + trail.size() + 16 <= max_size)
+    text = kTrailPrefix + trail + "\n" + text;
   const size_t n = emit(text, data, max_size);
   if (n) g_sources->printed(std::move(text), c);
   return n;
@@ -216,15 +258,16 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
     size_t n = emit_mutant(c, data, max_size);
     return n ? n : LLVMFuzzerMutate(data, size, max_size);
   }
+  std::vector<const char*> applied;
   if (!g_backend->outside_limits) {
-    slicefuzz::mutate_case(c, rng, g_budget);
+    slicefuzz::mutate_case(c, rng, g_budget, &applied);
   } else {
     // Most mutants inside the backend's declared limits: a mutant outside them is
     // retried (up to three times) except one time in ten, so refusals stay tested.
     const slicefuzz::Case original = c;
     for (int attempt = 0; attempt < 4; ++attempt) {
-      if (attempt) c = original;
-      slicefuzz::mutate_case(c, rng, g_budget);
+      if (attempt) c = original, applied.clear();
+      slicefuzz::mutate_case(c, rng, g_budget, &applied);
       if (rng() % 10 == 0) break;
       slicefuzz::ProgramInfo info;
       slicefuzz::AnalysisError err;
@@ -232,7 +275,9 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
         break;
     }
   }
-  size_t n = emit_mutant(c, data, max_size);
+  const std::string parent =
+      source ? trail_of(std::string_view(reinterpret_cast<const char*>(data), size)) : "";
+  size_t n = emit_mutant(c, data, max_size, extend_trail(parent, applied));
   return n ? n : LLVMFuzzerMutate(data, size, max_size);
 }
 
@@ -247,5 +292,7 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1,
   const std::optional<slicefuzz::Case>& b =
       g_sources->parsed(std::string_view(reinterpret_cast<const char*>(data2), size2));
   if (!b) return 0;
-  return emit_mutant(slicefuzz::crossover_cases(*a, *b, rng, g_budget), out, max_out_size);
+  return emit_mutant(slicefuzz::crossover_cases(*a, *b, rng, g_budget), out, max_out_size,
+                     extend_trail(trail_of(std::string_view(reinterpret_cast<const char*>(data1), size1)),
+                                  {"CrossOver"}));
 }
