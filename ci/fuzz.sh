@@ -224,8 +224,11 @@ while IFS="	" read -r sig kind file msg status; do
   else
     src="$dir/case.case"
   fi
-  # The minimised case's own finding (message, worker log with stack frames):
-  # the report quotes this, not the artifact's.
+  # The minimised case's own finding, as a record (kind, path, op, line, rule,
+  # signature: triage --jsonl), and its worker log with stack frames: the report
+  # quotes these, not the artifact's.
+  "$CLI" triage --jsonl "$src" --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 \
+    >"$dir/finding.jsonl" 2>/dev/null
   "$CLI" check "$src" --backend "$BACKEND" --timeout 20 >"$dir/check.txt" 2>"$dir/check.log"
   "$CLI" export --python "$src" -o "$dir/repro.py" --backend "$BACKEND" >/dev/null 2>&1
   "$CLI" export --gtest "$src" -o "$dir/repro_test.cpp" --backend "$BACKEND" >/dev/null 2>&1
@@ -233,12 +236,12 @@ done <"$OUT/unique.tsv"
 [ "$(date +%s)" -gt "$DEADLINE" ] && warn "minimisation ran past the post-fuzzing budget"
 # Artifacts of one bug often differ until minimised: the report groups findings
 # by the root-cause signature of their minimised case.
-: >"$OUT/minimized.tsv"
+: >"$OUT/minimized.jsonl"
 MINIMIZED=$(find "$OUT/findings" -name minimized.case | sort)
 if [ -n "$MINIMIZED" ]; then
   # shellcheck disable=SC2086
-  timeout -k 5 "$(left 30)" "$CLI" triage --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 $MINIMIZED \
-    >"$OUT/minimized.tsv" 2>/dev/null
+  timeout -k 5 "$(left 30)" "$CLI" triage --jsonl --backend "$BACKEND" --known "$KNOWN_DIR" --timeout 20 \
+    $MINIMIZED >"$OUT/minimized.jsonl" 2>/dev/null
 fi
 # Known findings of this backend that no longer reproduce ("fixed? move to
 # regression"): replayed here, listed by the report.
@@ -276,7 +279,7 @@ BOUND=$((SECS + 30 + POST_BUDGET + 10))
 report --total-seconds "$TOTAL" --bound "$BOUND" || fail "writing the reports"
 cat "$OUT/report.md"
 # Exit 1 only for findings that are not KNOWN (the report counts both).
-if [ -s "$OUT/minimized.tsv" ] || [ -s "$OUT/unique.tsv" ]; then
+if [ -s "$OUT/minimized.jsonl" ] || [ -s "$OUT/unique.tsv" ]; then
   /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(1 if r["new_findings"] else 0)' \
     "$OUT/report.json" || exit 1
 fi

@@ -3,9 +3,10 @@
 
 Inputs (in OUT): fuzz.log (libFuzzer), triage.tsv (every replayed artifact:
 signature, kind, artifact, message, NEW|KNOWN), unique.tsv (one line per
-signature), findings/<slug>/ (case, minimized case, check.txt and check.log: the
-minimised case's own FAIL line and worker log, reproducers), minimized.tsv (the
-root-cause signature of each minimised case), known-replay.tsv (the backend's
+signature), findings/<slug>/ (case, minimized case, finding.jsonl: the minimised
+case's own finding as a record of `slicefuzz triage --jsonl`, check.log: its worker
+log, reproducers), minimized.jsonl (the records of every minimised case, for their
+root-cause signatures), known-replay.tsv (the backend's
 known findings replayed), coverage-summary.json, coverage-replay.log.
 Any of them may be missing: with --failed REASON (the job failed, exit 2) the
 reports are still written, with the reason first.
@@ -93,6 +94,19 @@ def top_frames(log, n=5):
     return frames
 
 
+def read_jsonl(path):
+    """The records of a `slicefuzz triage --jsonl` output (a broken line is skipped)."""
+    records = []
+    for line in read(path).splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict):
+            records.append(rec)
+    return records
+
+
 def findings(out, cli, backend):
     """One entry per signature of unique.tsv, with what the minimised case says."""
     triaged = read_tsv(os.path.join(out, "triage.tsv"), 4)
@@ -108,10 +122,11 @@ def findings(out, cli, backend):
             case = os.path.join(d, "case.case")
         repro = [p for p in (os.path.join(d, "repro.py"), os.path.join(d, "repro_test.cpp"))
                  if os.path.exists(os.path.join(out, p))]
-        # The minimised case's own finding (it was re-run), not the artifact's.
-        own = read(os.path.join(out, d, "check.txt"))
-        m = re.search(r"^FAIL \S+ (\w+): (.*)$", own, re.M)
-        own_kind, own_message = (m[1], m[2]) if m else (kind, message)
+        # The minimised case's own finding (it was re-run), not the artifact's:
+        # its record's fields, never its message, say what and where.
+        own = (read_jsonl(os.path.join(out, d, "finding.jsonl")) or [{}])[0]
+        own_kind = own.get("kind", kind)
+        own_message = own.get("message", message)
         text = read(os.path.join(out, case))
         case_abs = os.path.abspath(os.path.join(out, case))
         result.append({
@@ -122,21 +137,16 @@ def findings(out, cli, backend):
             "frames": top_frames(read(os.path.join(out, d, "check.log"))),
             "artifacts": folded.get(sig, 1),
             "repro_command": "%s check --backend %s %s" % (os.path.abspath(cli), backend, case_abs),
-            "line": failing_line(text, own_message),
+            "line": own.get("line") or header_line(text),
+            "op": own.get("op", -1), "op_kind": own.get("op_kind", ""),
+            "path": own.get("path", ""), "rule": own.get("rule", ""),
         })
     return result
 
 
-def failing_line(text, message):
-    """The line of the failing op in the case file: messages quote the op as
-    `op N \`text\``, and the file is the canonical printing of the case."""
-    m = re.search(r"op \d+ `([^`]+)`", message)
-    lines = text.splitlines()
-    if m:
-        for i, line in enumerate(lines):
-            if line.strip() == m[1].strip():
-                return i + 1
-    for i, line in enumerate(lines):
+def header_line(text):
+    """The header's line: where a finding about no one op points."""
+    for i, line in enumerate(text.splitlines()):
         if line.startswith("slicefuzz-case"):
             return i + 1
     return 1
@@ -146,8 +156,10 @@ def group_by_minimized_signature(out, found):
     """Findings whose minimised cases share a root-cause signature are one bug:
     keep the first, fold the others into it (their files stay on disk)."""
     minimized = {}
-    for row in read_tsv(os.path.join(out, "minimized.tsv"), 3):
-        minimized[os.path.dirname(os.path.relpath(row[2], out))] = (row[0], row[4] or "NEW")
+    for rec in read_jsonl(os.path.join(out, "minimized.jsonl")):
+        if rec.get("file") and rec.get("signature"):
+            minimized[os.path.dirname(os.path.relpath(rec["file"], out))] = (
+                rec["signature"], rec.get("status") or "NEW")
     groups, order = {}, []
     for f in found:
         key, status = minimized.get(os.path.dirname(f["case"]), (f["signature"], f["status"]))

@@ -7,6 +7,7 @@
 #include "harness/cli_common.h"
 #include "harness/export.h"
 #include "harness/export_worker.h"
+#include "harness/json_writer.h"
 #include "harness/minimizer.h"
 #include "harness/signature.h"
 #include "program/case_format.h"
@@ -155,14 +156,43 @@ namespace slicefuzz {
 // backend's known findings). Files that pass print nothing; files that do not
 // parse are PARSE_ERROR. The signature is the root-cause signature: a
 // VALUE_MISMATCH is re-run cut after each op to blame the op that misbehaved.
+// One finding as a JSON record (`triage --jsonl`): the verdict's fields as the
+// judge made them (kind, path, op, rule), the op's kind and its line in the file,
+// the signature and status. Report tools read these, never the message.
+static std::string triage_record(const std::string& file, const std::string& text, const std::string& sig,
+                          const CaseSummary& s, bool known) {
+  const CaseSyntax syntax = parse_case_syntax(text, file);
+  int line = 0;
+  std::string op_kind;
+  if (syntax.ok && s.op >= 0 && static_cast<size_t>(s.op) < syntax.op_lines.size()) {
+    line = syntax.op_lines[s.op];
+    op_kind = op_kind_name(syntax.c.ops[s.op].kind);
+  }
+  JsonWriter w;
+  w.begin_object();
+  w.key("signature").value(sig);
+  w.key("kind").value(finding_kind_name(s.kind));
+  w.key("file").value(file);
+  w.key("status").value(known ? "KNOWN" : "NEW");
+  w.key("path").value(s.path);
+  w.key("op").value(static_cast<int64_t>(s.op));
+  w.key("op_kind").value(op_kind);
+  w.key("line").value(static_cast<int64_t>(line));
+  w.key("rule").value(s.rule);
+  w.key("message").value(s.message);
+  w.end_object();
+  return w.str();
+}
+
 int cli_triage(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
-  if (!parse_common(args, argc, argv, {}, {}, common)) return 2;
+  if (!parse_common(args, argc, argv, {}, {"--jsonl"}, common)) return 2;
   if (args.positional().empty()) {
-    std::fprintf(stderr, "usage: slicefuzz triage FILE|DIR... [--backend NAME]\n");
+    std::fprintf(stderr, "usage: slicefuzz triage FILE|DIR... [--backend NAME] [--jsonl]\n");
     return 2;
   }
+  const bool jsonl = args.has("--jsonl");
   std::vector<std::string> missing;
   const std::vector<std::string> files = collect_case_files(args.positional(), missing);
   // Missing paths are I/O errors (exit 2), never an empty, green triage.
@@ -195,6 +225,11 @@ int cli_triage(int argc, char** argv) {
                                  : std::string(finding_kind_name(s.kind)) + ":unparsable";
     const bool known = find_known(common.known, sig) != nullptr;
     failing += !known;
+    if (jsonl) {
+      std::printf("%s\n", triage_record(files[i], texts[i], sig, s, known).c_str());
+      std::fflush(stdout);
+      continue;
+    }
     std::string msg = s.message;
     for (char& ch : msg)
       if (ch == '\t' || ch == '\n') ch = ' ';
