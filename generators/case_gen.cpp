@@ -1,3 +1,4 @@
+#include "generators/gen_weights.h"
 #include "generators/case_gen.h"
 
 #include <algorithm>
@@ -30,9 +31,10 @@ struct OpPlan {
 rc::Gen<OpPlan> genOpPlan() {
   // Often the latest value (chains of slices), otherwise any earlier one.
   auto source =
-      genWeighted<uint64_t>({{40, rc::gen::just(uint64_t{0})}, {60, genBelow(kPickRange)}});
+      genWeighted<uint64_t>({{weights::kV1Source[0], rc::gen::just(uint64_t{0})},
+                             {weights::kV1Source[1], genBelow(kPickRange)}});
   return rc::gen::map(
-      rc::gen::tuple(genWeightedIndex({62, 12, 13, 13}), source, genBelow(kPickRange),
+      rc::gen::tuple(genWeightedIndex(weights::kV1OpKind), source, genBelow(kPickRange),
                      genSlicePlan(kInvalidSlicePercent), genAddScalar()),
       [](const std::tuple<size_t, uint64_t, uint64_t, SlicePlan, int64_t>& t) {
         return OpPlan{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t),
@@ -47,7 +49,7 @@ struct OutputPlan {
 
 rc::Gen<OutputPlan> genOutputPlan() {
   return rc::gen::map(
-      rc::gen::pair(genWeightedIndex({60, 40}),
+      rc::gen::pair(genWeightedIndex(weights::kV1Outputs),
                     rc::gen::container<std::vector<uint64_t>>(3, genBelow(kPickRange))),
       [](const std::pair<size_t, std::vector<uint64_t>>& p) {
         return OutputPlan{p.first == 0, p.second};
@@ -200,7 +202,7 @@ rc::Gen<ScalarType> genDtype() {
   using S = ScalarType;
   const std::vector<S> types = {S::Float, S::Double, S::Half, S::BFloat16, S::Long,
                                 S::Int,   S::Short,  S::Char, S::Byte,     S::Bool};
-  return rc::gen::map(genWeightedIndex({25, 8, 8, 8, 9, 9, 8, 8, 8, 9}),
+  return rc::gen::map(genWeightedIndex(weights::kDtype),
                       [types](size_t i) { return types[i]; });
 }
 

@@ -5,6 +5,7 @@
 
 #include "generators/case_gen.h"
 #include "generators/eager_gen.h"
+#include "generators/gen_weights.h"
 #include "generators/schema_ops_gen.h"
 #include "generators/view_ops_gen.h"
 #include "oracles/analysis.h"
@@ -21,10 +22,10 @@ constexpr uint64_t kRouteStream = 0x736c696365727432;  // "slicert2"
 // view-copy op, clone(dim_order), the blind spots); the rest come from genCase,
 // the version-1 generator, unchanged: such a case is, byte for byte, the case
 // the same (seed, index, attempt) gave before the view ops existed.
-constexpr uint64_t kViewOpsCasePercent = 70;
+constexpr uint64_t kViewOpsCasePercent = gen::weights::kViewOpsCasePercent;
 // The stream and the share (percent) of version-3 cases that get schema ops.
 constexpr uint64_t kSchemaOpsStream = 0x736c69636573636d;  // "slicescm"
-constexpr uint64_t kSchemaOpsCasePercent = 40;
+constexpr uint64_t kSchemaOpsCasePercent = gen::weights::kSchemaOpsCasePercent;
 
 Case generate_keyed(uint64_t seed, uint64_t index, uint64_t attempt, bool eager) {
   // RapidCheck keeps generation state (gen::exec's handler) in process-wide

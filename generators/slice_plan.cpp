@@ -1,3 +1,4 @@
+#include "generators/gen_weights.h"
 #include "generators/slice_plan.h"
 
 #include <limits>
@@ -28,9 +29,11 @@ enum ValidityKind : size_t { kValid, kDimOutOfRange, kStepNotPositive };
 
 rc::Gen<SlicePlan> genSlicePlan(int invalid_percent) {
   const size_t bad = static_cast<size_t>(std::clamp(invalid_percent, 0, 100));
-  return rc::gen::map(rc::gen::tuple(genPick({(100 - bad) * 5, bad * 3, bad * 2}),
-                                     genPick({70, 30}), genPick({30, 0, 35, 15, 12, 8}),
-                                     genPick({25, 45, 8, 8, 8, 6}), genPick({55, 25, 12, 8})),
+  return rc::gen::map(rc::gen::tuple(genPick({(100 - bad) * weights::kSliceValidPerCent,
+                                              bad * weights::kSliceBadDimPerCent,
+                                              bad * weights::kSliceBadStepPerCent}),
+                                     genPick(weights::kSliceDimForm), genPick(weights::kSliceStart),
+                                     genPick(weights::kSliceEnd), genPick(weights::kSliceStep)),
                       [](const std::tuple<Pick, Pick, Pick, Pick, Pick>& t) {
                         return SlicePlan{std::get<0>(t), std::get<1>(t), std::get<2>(t),
                                          std::get<3>(t), std::get<4>(t)};

@@ -1,3 +1,4 @@
+#include "generators/gen_weights.h"
 #include "generators/view_op_plans.h"
 
 #include <algorithm>
@@ -37,7 +38,7 @@ enum SelectIndexKind : size_t { kIdxZero, kIdxInRange, kIdxNegative, kIdxLast, k
 static_assert(kSelectDimKinds == kSelInnermost + 1 && kSelectIndexKinds == kIdxMostNegative + 1);
 
 rc::Gen<SelectPlan> genSelectPlan() {
-  return rc::gen::map(rc::gen::pair(genPick({35, 25, 20, 20}), genPick({30, 30, 20, 10, 10})),
+  return rc::gen::map(rc::gen::pair(genPick(weights::kSelectDim), genPick(weights::kSelectIndex)),
                       [](const std::pair<Pick, Pick>& p) { return SelectPlan{p.first, p.second}; });
 }
 
@@ -73,7 +74,7 @@ enum SqueezeForm : size_t { kFormList, kFormListNegative, kFormSingle, kFormSing
 static_assert(kSqueezeWhichKinds == kSqNone + 1 && kSqueezeFormKinds == kFormSingleNegative + 1);
 
 rc::Gen<SqueezePlan> genSqueezePlan() {
-  return rc::gen::map(rc::gen::pair(genPick({35, 25, 10, 15, 10, 5}), genPick({45, 20, 25, 10})),
+  return rc::gen::map(rc::gen::pair(genPick(weights::kSqueezeWhich), genPick(weights::kSqueezeForm)),
                       [](const std::pair<Pick, Pick>& p) { return SqueezePlan{p.first, p.second}; });
 }
 
@@ -114,7 +115,7 @@ enum UnsqueezeKind : size_t { kUnsFront, kUnsEnd, kUnsMiddle, kUnsNegative };
 static_assert(kUnsqueezeKinds == kUnsNegative + 1);
 
 rc::Gen<UnsqueezePlan> genUnsqueezePlan() {
-  return rc::gen::map(genPick({25, 25, 30, 20}), [](const Pick& p) { return UnsqueezePlan{p}; });
+  return rc::gen::map(genPick(weights::kUnsqueezeDim), [](const Pick& p) { return UnsqueezePlan{p}; });
 }
 
 bool realize_unsqueeze(const UnsqueezePlan& p, const judge::Layout& in, Op& op) {
@@ -145,7 +146,7 @@ enum MinusOne : size_t { kNoMinusOne, kMinusOneAt };
 static_assert(kViewShapeKinds == kViewHugeEmpty + 1 && kMinusOneKinds == kMinusOneAt + 1);
 
 rc::Gen<ViewPlan> genViewPlan() {
-  return rc::gen::map(rc::gen::pair(genPick({10, 20, 20, 20, 10, 10, 5, 5}), genPick({60, 40})),
+  return rc::gen::map(rc::gen::pair(genPick(weights::kViewShape), genPick(weights::kViewMinusOne)),
                       [](const std::pair<Pick, Pick>& p) { return ViewPlan{p.first, p.second}; });
 }
 
@@ -219,7 +220,7 @@ static_assert(kOrderKinds == kOrdSwap + 1);
 
 rc::Gen<OrderPlan> genOrderPlan() {
   return rc::gen::map(
-      rc::gen::pair(genPick({15, 10, 15, 25, 25, 10}),
+      rc::gen::pair(genPick(weights::kCloneOrder),
                     rc::gen::container<std::vector<uint64_t>>(kMaxCaseRank, genBelow(64))),
       [](const std::pair<Pick, std::vector<uint64_t>>& p) { return OrderPlan{p.first, p.second}; });
 }

@@ -1,3 +1,4 @@
+#include "generators/gen_weights.h"
 #include "generators/view_ops_gen.h"
 
 #include <algorithm>
@@ -52,9 +53,9 @@ struct OpPlan {
 
 rc::Gen<OpPlan> genOpPlan() {
   return rc::gen::build<OpPlan>(
-      rc::gen::set(&OpPlan::kind, genWeightedIndex({20, 14, 11, 11, 14, 5, 9, 7, 10})),
-      rc::gen::set(&OpPlan::source, genPick({40, 40, 10, 10})),
-      rc::gen::set(&OpPlan::target, genPick({40, 25, 15, 20})),
+      rc::gen::set(&OpPlan::kind, genWeightedIndex(weights::kViewOpKind)),
+      rc::gen::set(&OpPlan::source, genPick(weights::kViewOpSource)),
+      rc::gen::set(&OpPlan::target, genPick(weights::kViewOpTarget)),
       rc::gen::set(&OpPlan::partner, genBelow(kPickRange)),
       rc::gen::set(&OpPlan::slice, genSlicePlan(0)),
       rc::gen::set(&OpPlan::select, genSelectPlan()),
@@ -79,7 +80,7 @@ rc::Gen<InvalidPlan> genInvalidPlan() {
       // Every rule alike, except copy_ of the same count: three times as often,
       // since it needs two values of the same count and other sizes (and finds
       // none in about half the programs: it is then a view_copy of a wrong count).
-      rc::gen::set(&InvalidPlan::kind, genPick({3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})),
+      rc::gen::set(&InvalidPlan::kind, genPick(weights::kInvalidRule)),
       rc::gen::set(&InvalidPlan::position, genBelow(kPickRange)));
 }
 
@@ -93,7 +94,7 @@ struct OutputPlan {
 
 rc::Gen<OutputPlan> genOutputPlan() {
   return rc::gen::map(
-      rc::gen::pair(genPick({45, 30, 15, 10}),
+      rc::gen::pair(genPick(weights::kViewOutputs),
                     rc::gen::container<std::vector<uint64_t>>(3, genBelow(kPickRange))),
       [](const std::pair<Pick, std::vector<uint64_t>>& p) { return OutputPlan{p.first, p.second}; });
 }
@@ -422,7 +423,7 @@ rc::Gen<Case> genViewOpsCase() {
     if (several.kind == 1) {
       extra.resize(1 + several.k % 2);
       for (ExtraInput& e : extra) {
-        e.kind = *genWeightedIndex({40, 30, 30});
+        e.kind = *genWeightedIndex(weights::kExtraInput);
         e.dtype = *genDtype();
         e.sizes = *genSizes(*genRank());
         e.order = *genDimOrder(e.kind == kExtraOwn ? e.sizes : sizes);
