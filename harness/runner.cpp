@@ -1,5 +1,16 @@
 #include "harness/runner.h"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <optional>
+#include <utility>
+
+#if defined(SLICEFUZZ_ASAN)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #include "harness/et_slice_contract.h"
 #include "oracles/analysis.h"
 #include "oracles/eligibility.h"
@@ -280,13 +291,47 @@ void run_worker_path(const Case& c, const ProgramInfo& info, const PathResult& e
 
 namespace {
 
+// The path this process is running (a string literal; "" between paths).
+std::atomic<const char*> g_running_path{""};
+
+// Marks the path being run for its scope.
+struct RunningPath {
+  explicit RunningPath(const char* path) { g_running_path.store(path); }
+  ~RunningPath() { g_running_path.store(""); }
+  RunningPath(const RunningPath&) = delete;
+  RunningPath& operator=(const RunningPath&) = delete;
+};
+
+#if defined(SLICEFUZZ_ASAN)
+// A sanitizer's death callback: the running path, written as the worker dies
+// (write(2) only: the process is going down).
+void write_running_path() {
+  const char* path = g_running_path.load();
+  if (!path || !*path) return;
+  const char nl = '\n';
+  (void)!write(STDERR_FILENO, &nl, 1);
+  (void)!write(STDERR_FILENO, kWorkerPathNote, std::strlen(kWorkerPathNote));
+  (void)!write(STDERR_FILENO, path, std::strlen(path));
+  (void)!write(STDERR_FILENO, &nl, 1);
+}
+#endif
+
+void note_path_at_death_once() {
+#if defined(SLICEFUZZ_ASAN)
+  static const bool installed = (__sanitizer_set_death_callback(&write_running_path), true);
+  (void)installed;
+#endif
+}
+
 CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& backend,
                          const RunOptions& options) {
   CaseReport report;
   for (const Op& op : c.ops) report.slices += op_is_view_copy(op.kind);
 
+  std::optional<RunningPath> running(std::in_place, "oracle");
   TorchOracleResult torch = run_torch_oracle(c, info);
   PathResult naive = run_naive_reference(c, info);
+  running.reset();
   if (auto f = compare_paths(c, info, torch.path, "torch", naive, "reference",
                              FindingKind::ORACLE_DISAGREEMENT, "")) {
     f->path = "oracle";
@@ -306,6 +351,7 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
       report.unsupported = backend.outside_limits(c, info);
       if (!report.unsupported.empty()) return report;
     }
+    RunningPath worker("worker");
     run_worker_path(c, info, torch.path, backend, report);
     return report;
   }
@@ -316,7 +362,9 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
   }
 
   const std::vector<TensorValue> inputs = make_input_values(info);
+  running.emplace("copy");
   PathResult copy = run_copy_path(c, info, inputs, backend.kernels);
+  running.reset();
   if (auto f = compare_paths(c, info, torch.path, "torch", copy, "copy",
                              FindingKind::VALUE_MISMATCH, "")) {
     report.findings.push_back(*f);
@@ -366,7 +414,9 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
   for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned}) {
     if (backend.alias_mode != AliasMode::Both && backend.alias_mode != mode) continue;
     const std::string path = mode == AliasMode::Planned ? "planned" : "rewrite";
+    running.emplace(mode == AliasMode::Planned ? "planned" : "rewrite");
     RewritePathResult rw = run_rewrite_path(c, info, inputs, rewrite, plan, backend.kernels, mode);
+    running.reset();
     // Alias facts first: an alias outside its root reads someone else's bytes, and
     // the precise report beats the value mismatch that follows from it. The first
     // execution against torch, then the second (same plan, fresh arena, the
@@ -409,10 +459,13 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
                 "came from the wrong place"
               : " in the int64 provenance shadow, where each input element holds its own "
                 "row-major index (plus any add_): the element came from the wrong place";
+      running.emplace("oracle");
       TorchOracleResult st = run_torch_oracle(shadow, si);
       const std::vector<TensorValue> shadow_inputs = make_input_values(si);
-      if (auto f = compare_paths(shadow, si, st.path, "torch",
-                                 run_copy_path(shadow, si, shadow_inputs, backend.kernels), "copy",
+      running.emplace("copy");
+      PathResult shadow_copy = run_copy_path(shadow, si, shadow_inputs, backend.kernels);
+      running.reset();
+      if (auto f = compare_paths(shadow, si, st.path, "torch", shadow_copy, "copy",
                                  FindingKind::VALUE_MISMATCH, note)) {
         report.findings.push_back(*f);
         return report;
@@ -420,9 +473,11 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
       RewritePlan srw = backend.pass(shadow, si);
       MemoryPlan splan = backend.planner(shadow, si, srw);
       if (check_plan(shadow, si, srw, splan, {}, backend.arena_alignment).empty()) {
+        running.emplace("rewrite");
         RewritePathResult srun =
             run_rewrite_path(shadow, si, shadow_inputs, srw, splan, backend.kernels,
                              runtime_op ? AliasMode::RuntimeOp : AliasMode::Planned);
+        running.reset();
         if (auto f = compare_paths(shadow, si, st.path, "torch", srun.path, "rewrite",
                                    FindingKind::VALUE_MISMATCH, note))
           report.findings.push_back(*f);
@@ -436,6 +491,7 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
 
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
                     const RunOptions& options) {
+  note_path_at_death_once();
   CaseReport report = run_all_paths(c, info, backend, options);
   Finding* first = nullptr;
   for (Finding& f : report.findings)

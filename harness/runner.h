@@ -46,6 +46,12 @@ struct CaseReport {
   const Finding* first_failure() const;
 };
 
+// What a worker that dies while running a case writes to its log, then the path
+// it was running ("oracle", "copy", "rewrite", "planned", "worker"), so that the
+// signature takes the path from the worker's own state, not from function names
+// in the stack (sanitizer builds: a sanitizer's death callback writes it).
+inline constexpr const char* kWorkerPathNote = "slicefuzz-worker-path: ";
+
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
                     const RunOptions& options);
 

@@ -1,8 +1,10 @@
 #include "harness/signature.h"
 
 #include <cctype>
+#include <cstring>
 #include <set>
 
+#include "harness/runner.h"
 #include "oracles/analysis.h"
 #include "program/case_format.h"
 
@@ -97,21 +99,36 @@ std::vector<std::string> sut_frames(const std::string& log) {
   return out;
 }
 
+// The path a dying worker wrote after kWorkerPathNote (its last such line), or "".
+static std::string worker_path_note(const std::string& log) {
+  const size_t at = log.rfind(kWorkerPathNote);
+  if (at == std::string::npos) return {};
+  const size_t b = at + std::strlen(kWorkerPathNote);
+  const size_t e = log.find('\n', b);
+  std::string path = log.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  if (path.empty()) return {};
+  for (char ch : path)
+    if (!(std::islower(static_cast<unsigned char>(ch)) || ch == '-')) return {};
+  return path;
+}
+
 std::string finding_signature(const Case& c, const CaseSummary& f) {
   std::string s(finding_kind_name(f.kind));
   if (f.kind == FindingKind::SANITIZER || f.kind == FindingKind::CRASH ||
       f.kind == FindingKind::TIMEOUT) {
-    // The worker died: the path comes from the stack (which executor was
-    // running), the location from its top frame inside the system under test,
-    // without the line number (lines move with every edit; the report shows them).
+    // The worker died: the path is the one it said it was running as it died
+    // (runner.h, kWorkerPathNote); without that note (a build without the
+    // sanitizers' death callback), which executor is on the stack. The location
+    // is its top frame inside the system under test, without the line number
+    // (lines move with every edit; the report shows them).
     const std::vector<Frame> frames = parse_frames(f.worker_log);
-    std::string path = "unknown-path";
+    std::string path = worker_path_note(f.worker_log);
     for (const Frame& fr : frames) {
+      if (!path.empty()) break;
       if (fr.function == "run_rewrite_path") path = "rewrite";
       else if (fr.function == "run_copy_path") path = "copy";
-      else continue;
-      break;
     }
+    if (path.empty()) path = "unknown-path";
     // An abort names the check that fired, not the abort machinery: when the top
     // frame is ExecuTorch's platform abort, skip it and the inline tensor
     // accessors (portable_type) whose ET_CHECK called it.

@@ -15,6 +15,7 @@
 #include "harness/export.h"
 #include "harness/export_worker.h"
 #include "harness/minimizer.h"
+#include "harness/runner.h"
 #include "harness/plan_picture.h"
 #include "harness/signature.h"
 #include "oracles/eligibility.h"
@@ -75,6 +76,26 @@ TEST(ViewOpsSignature, EveryOpKindHasItsOwnLabel) {
     EXPECT_EQ(finding_signature(c, finding_at(FindingKind::ERROR_MISMATCH, 1, "rewrite path: raised")),
               "ERROR_MISMATCH:" + std::string(row.name) + ":rewrite");
   }
+}
+
+// A dead worker's path is the one it wrote as it died (runner.h's note), not the
+// executor a stack frame names; without the note the frames still decide.
+TEST(ViewOpsSignature, ADeadWorkersPathIsItsOwnNoteNotAFrameName) {
+  const Case c = one_op_case("y = narrow_copy(t, dim=1, start=0, length=2)");
+  CaseSummary f;
+  f.failed = true;
+  f.kind = FindingKind::SANITIZER;
+  f.op = -1;
+  const std::string frames =
+      "==1==ERROR: AddressSanitizer: heap-buffer-overflow\n"
+      "    #0 0x55 in slicefuzz::strided_copy(unsigned char*) /src/kernels/util/strided_copy.cpp:65:7\n"
+      "    #1 0x56 in slicefuzz::run_copy_path(slicefuzz::Case const&) /src/program/copy_executor.cpp:91:10\n";
+  f.worker_log = frames;
+  EXPECT_EQ(finding_signature(c, f), "SANITIZER:copy:strided_copy@kernels/util/strided_copy.cpp");
+  f.worker_log = frames + "\n" + kWorkerPathNote + "planned\n";
+  EXPECT_EQ(finding_signature(c, f), "SANITIZER:planned:strided_copy@kernels/util/strided_copy.cpp");
+  f.worker_log = frames + "\n" + kWorkerPathNote + "Not A Path\n";  // not a path word: ignored
+  EXPECT_EQ(finding_signature(c, f), "SANITIZER:copy:strided_copy@kernels/util/strided_copy.cpp");
 }
 
 TEST(ViewOpsSignature, ValueMismatchNamesTheLayoutOfTheValueTheOpReads) {
