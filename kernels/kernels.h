@@ -84,6 +84,9 @@ Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& in, const int64
 // invalid for `in` (the pass reads it too).
 std::string expand_copy_target_sizes(const Tensor& in, const int64_t* sizes, size_t nsizes,
                                      int64_t* target);
+// in's strides as a view of the expanded sizes `target` (n of them): 0 on every
+// new and broadcast dim, in's own stride elsewhere.
+void expand_view_strides(const Tensor& in, const int64_t* target, int n, int64_t* strides);
 
 // Boxed kernels, as ExecuTorch's codegen registers them: stack = [in, the op's
 // arguments in its schema's order (program/op_schema.h), out]. An op whose row

@@ -39,6 +39,13 @@ std::string expand_copy_target_sizes(const Tensor& in, const int64_t* sizes, siz
   return {};
 }
 
+void expand_view_strides(const Tensor& in, const int64_t* target, int n, int64_t* strides) {
+  for (int j = 0; j < n; ++j) {
+    const int i = j - (n - in.rank);  // the dim of in that size j is aligned with
+    strides[j] = i < 0 || in.sizes[i] != target[j] ? 0 : in.strides[i];
+  }
+}
+
 Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
                         size_t nsizes, Tensor& out) {
   int64_t target[kMaxRank];
@@ -53,10 +60,7 @@ Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& in, const int64
                       "expand_copy: out cannot be resized to the result");
   if (out.numel() == 0) return out;
   int64_t view_strides[kMaxRank];
-  for (int j = 0; j < n; ++j) {
-    const int i = j - (n - in.rank);
-    view_strides[j] = i < 0 || in.sizes[i] != target[j] ? 0 : in.strides[i];
-  }
+  expand_view_strides(in, target, n, view_strides);
   strided_copy(out.bytes(), out.strides, in.bytes(), view_strides, out.sizes, out.rank,
                in.element_size());
   return out;

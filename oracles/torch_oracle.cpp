@@ -261,16 +261,14 @@ class TorchEvaluator {
     return run([&] {
       if (!op_is_view_copy(op.kind))
         throw std::invalid_argument(std::string("torch oracle: no semantics for ") + op_kind_name(op.kind));
-      copy_view(k, oi, schema_view_in_torch(values_[oi.src], op));
+      const at::Tensor view = schema_view_in_torch(values_[oi.src], op);
+      copy_view(k, oi, view);
       // et_view, the alias prim op of such an op, keeps the element count: a view
       // that holds more or fewer elements than its source (a broadcast, an empty
       // expand) is no alias of it, however its strides look.
       if (std::string_view(op_alias_prim(op.kind)) == "et_view" &&
-          res_.slice_views.back().sizes != values_[oi.src].sizes().vec()) {
-        int64_t n = 1;
-        for (int64_t s : res_.slice_views.back().sizes) n *= s;
-        if (n != values_[oi.src].numel()) res_.slice_views.back().dense = false;
-      }
+          view.numel() != values_[oi.src].numel())
+        res_.slice_views.back().dense = false;
     });
   }
   OpStatus Clone(const Op& op, const OpInfo& oi, int) {

@@ -1,6 +1,5 @@
 #include "program/op_layout_facts.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -53,14 +52,10 @@ OpLayoutFacts expand_facts(const Op& op, const Tensor& src) {
   f.result = view_result(target, rank);
   ViewLayout v;
   v.rank = rank;
-  int64_t numel = 1;
-  for (int j = 0; j < rank; ++j) {
-    const int i = j - (rank - src.rank);
-    v.sizes[j] = target[j];
-    v.strides[j] = i < 0 || src.sizes[i] != target[j] ? 0 : src.strides[i];
-    numel = target[j] == 0 || numel == 0 ? 0 : numel * std::min<int64_t>(target[j], 1 << 20);
-  }
-  if (numel == src.numel()) f.view = v;
+  for (int j = 0; j < rank; ++j) v.sizes[j] = target[j];
+  expand_view_strides(src, target, rank, v.strides);
+  // The sizes passed expand_copy_target_sizes' overflow check: numel() is exact.
+  if (v.numel() == src.numel()) f.view = v;
   return f;
 }
 

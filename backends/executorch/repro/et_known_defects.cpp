@@ -89,20 +89,29 @@ int verdict(bool reproduces, const char* what) {
 // in NCHW [1, 2, 1, 2] (memory, channels last: 0.5 2.5 1.5 3.5); x[:, ::2] holds
 // 0.5 and 1.5. compute_slice (kernels/portable/cpu/util/slice_util.cpp) walks
 // leading/trailing dims by index as if the tensor were contiguous.
-int channels_last_slice() {
-  // Logical (row-major NCHW) values i + 0.5 for i = 0..3, stored channels-last.
+// x [1, 2, 1, 2] with logical (row-major NCHW) values i + 0.5 for i = 0..3,
+// stored channels-last; `kernel(ctx, in, out)` takes channel 0 into a
+// [1, 1, 1, 2] channels-last out (memory order equals logical order there).
+// True when ExecuTorch accepts it and the values are not torch's [0.5, 1.5].
+template <class Kernel>
+bool channels_last_first_channel_wrong(Kernel kernel) {
   float in_data[4] = {0.5f, 2.5f, 1.5f, 3.5f};
   float out_data[2] = {-1, -1};
   Owned in(et::ScalarType::Float, {1, 2, 1, 2}, {0, 2, 3, 1}, in_data);
   Owned out(et::ScalarType::Float, {1, 1, 1, 2}, {0, 2, 3, 1}, out_data);
   KernelRuntimeContext ctx;
   et::Tensor a = in.tensor(), o = out.tensor();
-  torch::executor::native::slice_copy_Tensor_out(ctx, a, 1, std::nullopt, std::nullopt, 2, o);
-  // out is [1, 1, 1, 2] channels-last: memory order equals logical order here.
+  kernel(ctx, a, o);
   std::printf("expected [0.5, 1.5] (torch), ExecuTorch gives [%g, %g], error %d\n", out_data[0],
               out_data[1], static_cast<int>(ctx.failure_state()));
-  const bool wrong = ctx.failure_state() == executorch::runtime::Error::Ok &&
-                     (out_data[0] != 0.5f || out_data[1] != 1.5f);
+  return ctx.failure_state() == executorch::runtime::Error::Ok &&
+         (out_data[0] != 0.5f || out_data[1] != 1.5f);
+}
+
+int channels_last_slice() {
+  const bool wrong = channels_last_first_channel_wrong([](auto& ctx, auto& a, auto& o) {
+    torch::executor::native::slice_copy_Tensor_out(ctx, a, 1, std::nullopt, std::nullopt, 2, o);
+  });
   return verdict(wrong, "slice_copy returns wrong values for a channels-last input, no error");
 }
 
@@ -314,17 +323,9 @@ int copy_cast_out_of_range() {
 // compute_slice (kernels/portable/cpu/util/slice_util.cpp) walks the tensor as if
 // it were contiguous, as for slice_copy (channels_last_slice).
 int channels_last_narrow() {
-  float in_data[4] = {0.5f, 2.5f, 1.5f, 3.5f};
-  float out_data[2] = {-1, -1};
-  Owned in(et::ScalarType::Float, {1, 2, 1, 2}, {0, 2, 3, 1}, in_data);
-  Owned out(et::ScalarType::Float, {1, 1, 1, 2}, {0, 2, 3, 1}, out_data);
-  KernelRuntimeContext ctx;
-  et::Tensor a = in.tensor(), o = out.tensor();
-  torch::executor::native::narrow_copy_out(ctx, a, 1, 0, 1, o);
-  std::printf("expected [0.5, 1.5] (torch), ExecuTorch gives [%g, %g], error %d\n", out_data[0],
-              out_data[1], static_cast<int>(ctx.failure_state()));
-  const bool wrong = ctx.failure_state() == executorch::runtime::Error::Ok &&
-                     (out_data[0] != 0.5f || out_data[1] != 1.5f);
+  const bool wrong = channels_last_first_channel_wrong([](auto& ctx, auto& a, auto& o) {
+    torch::executor::native::narrow_copy_out(ctx, a, 1, 0, 1, o);
+  });
   return verdict(wrong, "narrow_copy returns wrong values for a channels-last input, no error");
 }
 
