@@ -255,10 +255,11 @@ step "coverage of kernels/, program/, backends/ (and ExecuTorch when built in) f
 PROF="$OUT/profraw"
 mkdir -p "$PROF"
 # In-process (a forked worker's _exit writes no profile); capped like the rest.
+: >"$OUT/coverage-replay.jsonl"  # appended to per batch: start empty
 find "$CORPUS" -maxdepth 1 -type f ! -name '*.tmp.*' -print0 |
   LLVM_PROFILE_FILE="$PROF/%p.profraw" timeout -k 5 "$(left 60)" xargs -0 -n 200 \
     build/coverage/slicefuzz check --no-isolate --backend "$BACKEND" \
-    >"$OUT/coverage-replay.log" 2>&1
+    --stats-jsonl "$OUT/coverage-replay.jsonl" >"$OUT/coverage-replay.log" 2>&1
 [ $? -eq 124 ] && warn "coverage replay stopped at its cap (coverage is partial)"
 llvm-profdata-14 merge -sparse "$PROF"/*.profraw -o "$OUT/coverage.profdata" ||
   fail "llvm-profdata merge"

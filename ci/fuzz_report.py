@@ -4,10 +4,11 @@
 Inputs (in OUT): fuzz.log (libFuzzer), triage.tsv (every replayed artifact:
 signature, kind, artifact, message, NEW|KNOWN), unique.tsv (one line per
 signature), findings/<slug>/ (case, minimized case, finding.jsonl: the minimised
-case's own finding as a record of `slicefuzz triage --jsonl`, check.log: its worker
-log, reproducers), minimized.jsonl (the records of every minimised case, for their
+case's own finding as a record of `slicefuzz triage --jsonl`, with the dead
+worker's frames; check.log: its worker log, for people; reproducers), minimized.jsonl (the records of every minimised case, for their
 root-cause signatures), known-replay.tsv (the backend's
-known findings replayed), coverage-summary.json, coverage-replay.log.
+known findings replayed), coverage-summary.json, coverage-replay.jsonl (the
+corpus replay's figures as records).
 Any of them may be missing: with --failed REASON (the job failed, exit 2) the
 reports are still written, with the reason first.
 Outputs (in OUT): report.md, report.json, junit.xml, findings.sarif,
@@ -63,37 +64,6 @@ def read(path, default=""):
         return default
 
 
-# "    #1 0x55ab in slicefuzz::strided_copy(...) /src/kernels/util/strided_copy.cpp:65:7"
-FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (.+) (\S*/(?:kernels|program|backends|executorch)/\S+)$")
-
-
-def top_frames(log, n=5):
-    """The first frames of the worker's sanitizer report inside the system under test."""
-    frames = []
-    for line in log.splitlines():
-        m = FRAME.match(line)
-        if m and len(frames) < n:
-            # Without parameters, template arguments and namespaces, as the
-            # signature names it (harness/signature.cpp).
-            fn, depth = "", 0
-            for ch in m[1]:
-                depth += ch in "<("
-                fn += ch if depth == 0 else ""
-                depth -= ch in ">)" and depth > 0
-            fn = fn.rsplit("::", 1)[-1] or "(lambda)"
-            path = m[2]
-            for d in ("kernels/", "program/", "backends/", "executorch/"):
-                if "/" + d in path:
-                    path = path[path.rindex("/" + d) + 1:]
-                    break
-            frames.append("%s %s" % (fn, path))
-    if not frames:
-        m = re.search(r"^\S*?((?:kernels|program|backends)/\S+?:\d+):\d+: runtime error: (.*)$", log, re.M)
-        if m:
-            frames.append("%s (%s)" % (m[1], m[2]))
-    return frames
-
-
 def read_jsonl(path):
     """The records of a `slicefuzz triage --jsonl` output (a broken line is skipped)."""
     records = []
@@ -134,7 +104,9 @@ def findings(out, cli, backend):
             "message": own_message, "artifact_message": message,
             "status": status or "NEW", "reproducers": repro,
             "case_text": "\n".join(l for l in text.splitlines() if not l.startswith("#")),
-            "frames": top_frames(read(os.path.join(out, d, "check.log"))),
+            # The record's frames (the CLI's own parse of the worker's log, the
+            # one the signature uses), the first five.
+            "frames": list(own.get("frames") or [])[:5],
             "artifacts": folded.get(sig, 1),
             "repro_command": "%s check --backend %s %s" % (os.path.abspath(cli), backend, case_abs),
             "line": own.get("line") or header_line(text),
@@ -207,14 +179,11 @@ def known_hits(out):
 
 def campaign_stats(out):
     """Rewrite share and arena totals over the final corpus (the coverage replay's
-    `backend ...:` lines, one per batch of files)."""
+    records, coverage-replay.jsonl: one per batch of files)."""
     st = {"cases": 0, "slices": 0, "rewritten": 0, "arena_bytes": 0, "copy_only_arena_bytes": 0}
-    pat = re.compile(r"^backend \S+: (\d+) cases run .*?; (\d+) slices, (\d+) rewritten .*?"
-                     r"arena bytes (\d+) with the rewrite, (\d+) copy-only", re.M)
-    for m in pat.finditer(read(os.path.join(out, "coverage-replay.log"))):
-        for k, v in zip(("cases", "slices", "rewritten", "arena_bytes", "copy_only_arena_bytes"),
-                        m.groups()):
-            st[k] += int(v)
+    for rec in read_jsonl(os.path.join(out, "coverage-replay.jsonl")):
+        for k in st:
+            st[k] += int(rec.get(k, 0))
     st["rewrite_share"] = round(st["rewritten"] / st["slices"], 4) if st["slices"] else None
     return st
 

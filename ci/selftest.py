@@ -57,12 +57,31 @@ def campaign(backend, seed, workdir):
     p = subprocess.run([CLI, "run", "--count", str(RUN_COUNT), "--seed", str(seed),
                         "--backend", backend, "--stop-at-first", "--no-minimize", "--out", out],
                        capture_output=True, text=True)
-    m = re.search(r"^finding (\S+): \d+ times, first at case (\d+)", p.stdout, re.M)
-    if not m:
+    # The campaign's records (run --out: findings.jsonl), never its printed lines.
+    new = [r for r in read_jsonl(os.path.join(out, "findings.jsonl")) if r.get("status") == "NEW"]
+    if not new:
         return {"killed": False, "cases": None}
-    cases = [f for f in sorted(os.listdir(out)) if f.endswith(".case") and ".min." not in f]
-    return {"killed": True, "cases": int(m.group(2)) + 1, "signature": m.group(1),
-            "case_file": os.path.join(out, cases[0]) if cases else None}
+    first = min(new, key=lambda r: r["first_case"])
+    return {"killed": True, "cases": first["first_case"] + 1, "signature": first["signature"],
+            "case_file": first["case_file"] if os.path.exists(first["case_file"]) else None}
+
+
+def read_jsonl(path):
+    """The records of a JSON-lines file (none when it is missing; a broken line is skipped)."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    records = []
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict):
+            records.append(rec)
+    return records
 
 
 def fuzz(backend, seed, workdir):
@@ -86,13 +105,20 @@ def fuzz(backend, seed, workdir):
     err = "".join(lines)
     secs = time.time() - t0
     crashes = [f for f in os.listdir(corpus) if f.startswith(("crash-", "leak-", "timeout-"))]
-    kind = re.search(r"^kind: (\w+)", err, re.M)
     if not crashes:
         return {"killed": False, "seconds": None}
+    # The finding's kind from the artifact's record (triage --jsonl), not from the
+    # fuzzer's report text.
+    artifact = os.path.join(corpus, sorted(crashes)[0])
+    t = subprocess.run([CLI, "triage", "--jsonl", "--backend", backend, "--known", "/nonexistent",
+                        "--timeout", "20", artifact], capture_output=True, text=True)
+    records = [json.loads(l) for l in t.stdout.splitlines() if l.startswith("{")]
+    kind = records[0]["kind"] if records else ("TIMEOUT" if sorted(crashes)[0].startswith("timeout-")
+                                                else "CRASH (does not replay)")
     return {"killed": True, "seconds": round(secs, 1),
             "startup_seconds": None if startup is None else round(startup, 1),
             "search_seconds": None if startup is None else round(secs - startup, 1),
-            "kind": kind.group(1) if kind else ("SANITIZER" if "Sanitizer" in err else "CRASH")}
+            "kind": kind}
 
 
 def minimize(backend, case_file, workdir):

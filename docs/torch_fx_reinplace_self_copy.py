@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # Standalone reproducer (no slicefuzz code), backend torch-fx-reinplace.
 # Eager PyTorch vs make_fx(functionalize(f)) after torch.fx.passes.reinplace.
-# slicefuzz: VALUE_MISMATCH: worker path: output 'x' (defined by the input): element [1]: expected 2.5, got 3.5 (torch vs worker path) [out-of-process backend torch-fx-reinplace] [the worker blames: reinplace-inplace:add]
+# slicefuzz: VALUE_MISMATCH: worker path: output 'x' (defined by the input): element [1]: expected 2.5, got 3.5 (torch vs worker path) [out-of-process backend torch-fx-reinplace] [the worker blames: reinplace-inverse-scatter:other-value]
 # The case:
 #   slicefuzz-case 2
 #   dtype float32

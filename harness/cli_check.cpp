@@ -7,6 +7,7 @@
 #include "harness/cli.h"
 #include "harness/cli_args.h"
 #include "harness/cli_common.h"
+#include "harness/json_writer.h"
 #include "program/case_format.h"
 
 namespace slicefuzz {
@@ -29,9 +30,9 @@ void print_fail(const std::string& name, FindingKind kind, const std::string& me
 int cli_check(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
-  if (!parse_common(args, argc, argv, {}, {}, common)) return 2;
+  if (!parse_common(args, argc, argv, {"--stats-jsonl"}, {}, common)) return 2;
   if (args.positional().empty()) {
-    std::fprintf(stderr, "usage: slicefuzz check FILE|DIR... [--backend NAME] [--jobs N]\n");
+    std::fprintf(stderr, "usage: slicefuzz check FILE|DIR... [--backend NAME] [--jobs N] [--stats-jsonl FILE]\n");
     return 2;
   }
   std::vector<std::string> missing;
@@ -143,6 +144,27 @@ int cli_check(int argc, char** argv) {
               static_cast<long long>(rewritten), rewrite_share.c_str(),
               static_cast<long long>(tolerated), static_cast<long long>(arena),
               static_cast<long long>(copy_arena));
+  // The same figures as a record for tools, appended (one line per call: the
+  // nightly replays its corpus in batches), so that no report reads the line above.
+  if (const auto stats = args.get("--stats-jsonl")) {
+    JsonWriter w;
+    w.begin_object();
+    w.key("backend").value(common.backend->name);
+    w.key("cases").value(static_cast<int64_t>(runnable.size()));
+    w.key("seconds").value(secs);
+    w.key("slices").value(static_cast<int64_t>(slices));
+    w.key("rewritten").value(static_cast<int64_t>(rewritten));
+    w.key("tolerated").value(static_cast<int64_t>(tolerated));
+    w.key("arena_bytes").value(static_cast<int64_t>(arena));
+    w.key("copy_only_arena_bytes").value(static_cast<int64_t>(copy_arena));
+    w.end_object();
+    if (std::FILE* f = std::fopen(stats->c_str(), "a")) {
+      std::fprintf(f, "%s\n", w.str().c_str());
+      std::fclose(f);
+    } else {
+      std::fprintf(stderr, "slicefuzz check: cannot append to %s\n", stats->c_str());
+    }
+  }
   int n_unsupported = 0;
   for (const auto& [reason, n] : unsupported) {
     std::printf("unsupported by backend %s (%s): %d\n", common.backend->name.c_str(),

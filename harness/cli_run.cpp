@@ -15,6 +15,7 @@
 #include "harness/cli_common.h"
 #include "harness/export.h"
 #include "harness/export_worker.h"
+#include "harness/json_writer.h"
 #include "harness/minimizer.h"
 #include "harness/signature.h"
 #include "program/case_format.h"
@@ -140,7 +141,12 @@ int cli_run(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   double last_progress = -1;
-  std::vector<std::pair<std::string, int64_t>> first_seen;  // signature, case index
+  struct FirstSeen {
+    std::string signature;
+    int64_t index;     // the case it was first seen at
+    FindingKind kind;  // the kind of the minimised finding the signature names
+  };
+  std::vector<FirstSeen> first_seen;
   const size_t batch = static_cast<size_t>(64 * common.isolation.jobs);
   const bool stop_at_first = args.has("--stop-at-first");
   const bool minimize = !out.empty() && !args.has("--no-minimize");
@@ -182,7 +188,7 @@ int cli_run(int argc, char** argv) {
               it = camp.root_of.emplace(first, t.root).first;
               if (camp.signatures.count(t.root) == 0) {
                 const bool known = find_known(common.known, t.root) != nullptr;
-                first_seen.push_back({t.root, base + static_cast<int64_t>(i)});
+                first_seen.push_back({t.root, base + static_cast<int64_t>(i), t.finding.kind});
                 std::fprintf(stderr, "\n[run] new %sfinding %s at case %lld: %s\n",
                              known ? "KNOWN " : "", t.root.c_str(),
                              static_cast<long long>(base + i), s.message.c_str());
@@ -204,7 +210,30 @@ int cli_run(int argc, char** argv) {
     next += static_cast<int64_t>(n);
   }
   progress(camp, elapsed(), true);
-  for (const auto& [sig, index] : first_seen) {
+  // The same as records for tools (`--out DIR`: DIR/findings.jsonl, one per
+  // signature in the order first seen); the lines below are for people.
+  if (!out.empty()) {
+    std::string records;
+    for (const auto& [sig, index, kind] : first_seen) {
+      const KnownFinding* k = find_known(common.known, sig);
+      JsonWriter w;
+      w.begin_object();
+      w.key("signature").value(sig);
+      w.key("status").value(k ? "KNOWN" : "NEW");
+      w.key("kind").value(finding_kind_name(kind));
+      w.key("count").value(static_cast<int64_t>(camp.signatures[sig]));
+      w.key("first_case").value(static_cast<int64_t>(index));
+      w.key("seed").value(static_cast<int64_t>(seed));
+      w.key("case_file").value((std::filesystem::path(out) / (signature_slug(sig) + ".case")).string());
+      w.key("upstream").value(k ? k->upstream : std::string());
+      w.end_object();
+      records += w.str() + "\n";
+    }
+    std::string error;
+    if (!write_file_atomic((std::filesystem::path(out) / "findings.jsonl").string(), records, error))
+      std::fprintf(stderr, "slicefuzz run: %s\n", error.c_str());
+  }
+  for (const auto& [sig, index, kind] : first_seen) {
     const KnownFinding* k = find_known(common.known, sig);
     std::printf("%s %s: %lld times, first at case %lld (seed %lld)%s%s\n",
                 k ? "known" : "finding", sig.c_str(),

@@ -179,6 +179,13 @@ static std::string triage_record(const std::string& file, const std::string& tex
   w.key("op_kind").value(op_kind);
   w.key("line").value(static_cast<int64_t>(line));
   w.key("rule").value(s.rule);
+  w.key("cause").value(s.cause);  // a whole-program worker's diagnosis of its own pass
+  // A dead worker's frames inside the system under test, top first, as the
+  // signature reads them (harness/signature.h, sut_frames): the report quotes
+  // these instead of parsing the sanitizer's log a second time.
+  w.key("frames").begin_array();
+  for (const std::string& f : sut_frames(s.worker_log)) w.value(f);
+  w.end_array();
   w.key("message").value(s.message);
   w.end_object();
   return w.str();

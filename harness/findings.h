@@ -61,8 +61,9 @@ struct Finding {
   // alone lies outside the backend's declared limits, this is UNSUPPORTED too.
   bool sut_accepted = false;
   // A wrong value the system under test itself could explain: an out-of-process
-  // worker's answer to `diagnose` (the change of its pass to blame, one word,
-  // e.g. "reinplace-inplace:add"). The root-cause signature uses it.
+  // worker's answer to `diagnose` (the check its pass is missing, or the change
+  // of its pass to blame, one word, e.g. "reinplace-inverse-scatter:other-value").
+  // The root-cause signature uses it.
   std::string cause;
   // The judge's rule or invariant that broke, as the word of the judge's own
   // table (oracles/plan_check.h's plan invariants), set where the judge makes

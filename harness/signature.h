@@ -10,8 +10,8 @@
 // A wrong value of a whole-program (out-of-process) backend whose worker
 // diagnosed it names the change of the worker's pass to blame instead of an op
 // (Finding::cause, the worker's `diagnose` answer; README "Reading a finding"):
-//   VALUE_MISMATCH:worker:reinplace-deleted-scatter:slice_scatter
-//   VALUE_MISMATCH:worker:reinplace-inplace:add
+//   VALUE_MISMATCH:worker:reinplace-inverse-scatter:other-value
+//   VALUE_MISMATCH:worker:reinplace-inverse-scatter:other-view
 #pragma once
 #include <functional>
 #include <string>

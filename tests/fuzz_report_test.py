@@ -12,7 +12,7 @@ import tempfile
 
 SOURCE, CLI = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(SOURCE, "ci"))
-from fuzz_report import findings, group_by_minimized_signature  # noqa: E402
+from fuzz_report import campaign_stats, findings, group_by_minimized_signature  # noqa: E402
 
 failures = []
 
@@ -37,6 +37,7 @@ with open(fixture) as f:
     op_line = next(i + 1 for i, l in enumerate(f.read().splitlines()) if "narrow_copy(" in l)
 check(rec.get("line") == op_line, "line %r, the op is on line %d" % (rec.get("line"), op_line))
 check(rec.get("status") == "NEW", "status %r" % rec.get("status"))
+check(rec.get("frames") == [] and rec.get("cause") == "", "no dead worker, no diagnosis: %r" % rec)
 known = subprocess.run([CLI, "triage", "--jsonl", "--backend", "faulty-output-rule", "--known",
                         os.path.dirname(fixture), fixture], capture_output=True, text=True)
 check(known.returncode == 0 and '"status":"KNOWN"' in known.stdout.replace(" ", ""),
@@ -75,6 +76,52 @@ groups = group_by_minimized_signature(out, found)
 check(len(groups) == 1 and groups[0]["minimized_signature"] == "SIG:root",
       "one root cause by the minimised records, got %r" % [g.get("minimized_signature") for g in groups])
 check(groups and groups[0]["status"] == "KNOWN", "the minimised record's status")
+
+# 3. A dead worker's frames come from the record (the CLI's parse, the one the
+# signature uses); the sanitizer log beside it is for people and is not re-parsed.
+d = os.path.join(out, "findings", "SIG-one")
+with open(os.path.join(d, "finding.jsonl"), "w") as f:
+    f.write(json.dumps({"signature": "SANITIZER:copy:strided_copy@kernels/util/strided_copy.cpp",
+                        "kind": "SANITIZER", "path": "copy", "op": -1, "status": "NEW",
+                        "frames": ["strided_copy kernels/util/strided_copy.cpp:65"]}) + "\n")
+with open(os.path.join(d, "check.log"), "w") as f:
+    f.write("    #0 0x55ab in slicefuzz::elsewhere() /src/kernels/other.cpp:1:1\n")
+found = {x["signature"]: x for x in findings(out, CLI, "reference")}
+check(found["SIG:one"]["frames"] == ["strided_copy kernels/util/strided_copy.cpp:65"],
+      "frames from the record: %r" % found["SIG:one"]["frames"])
+
+# 4. The corpus replay's figures come from check's records (--stats-jsonl), summed
+# over batches; the human line in coverage-replay.log is not read.
+with open(os.path.join(out, "coverage-replay.log"), "w") as f:
+    f.write("backend reference: 999 cases run in 1 s (1 cases/s); 999 slices, 999 rewritten to et_slice "
+            "(100.0%), 0 tolerated findings; arena bytes 9 with the rewrite, 9 copy-only\n")
+stats_file = os.path.join(out, "coverage-replay.jsonl")
+seed_dir = os.path.join(SOURCE, "corpus/seeds")
+seeds = sorted(os.path.join(seed_dir, n) for n in os.listdir(seed_dir) if n.endswith(".case"))[:6]
+for batch in (seeds[:3], seeds[3:]):
+    r = subprocess.run([CLI, "check", "--no-isolate", "--stats-jsonl", stats_file] + batch,
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "check of three seeds: %r" % r.stdout[-300:])
+recs = [json.loads(l) for l in open(stats_file).read().splitlines()]
+check(len(recs) == 2 and all(r["cases"] == 3 for r in recs), "one record per call: %r" % recs)
+st = campaign_stats(out)
+check(st["cases"] == 6 and st["slices"] == sum(r["slices"] for r in recs),
+      "totals from the records: %r" % st)
+
+# 5. run --out writes its findings as records (findings.jsonl), which
+# ci/selftest.py reads instead of the printed "finding ..." lines.
+run_out = tempfile.mkdtemp()
+r = subprocess.run([CLI, "run", "--count", "200", "--seed", "1", "--backend", "faulty-output-rule",
+                    "--stop-at-first", "--no-minimize", "--out", run_out], capture_output=True, text=True)
+recs = [json.loads(l) for l in open(os.path.join(run_out, "findings.jsonl")).read().splitlines()] \
+    if os.path.exists(os.path.join(run_out, "findings.jsonl")) else []
+check(r.returncode == 1 and len(recs) >= 1, "run found the planted bug and wrote a record: %r" % recs)
+for rec in recs:
+    check(rec["status"] == "NEW" and rec["kind"] == rec["signature"].split(":")[0] and rec["count"] >= 1,
+          "record fields: %r" % rec)
+    check(os.path.exists(rec["case_file"]), "the record's case file exists: %r" % rec["case_file"])
+    check("finding %s: %d times, first at case %d" % (rec["signature"], rec["count"], rec["first_case"])
+          in r.stdout, "the record says what the printed line says: %r" % rec)
 
 for f in failures:
     print("FAIL:", f)

@@ -16,10 +16,28 @@ The diagnosis undoes one change at a time on the reinplaced graph and reruns it:
 the change whose undoing alone makes the result equal to the functional graph's
 is to blame (a scatter change over an in-place one when both do: see diagnose). Its cause word is `reinplace-<change>:<functional op>`, e.g.
 `reinplace-inplace:add`, `reinplace-deleted-scatter:slice_scatter`.
+
+Before undoing changes, the diagnosis asks which check the pass is missing: it
+reruns torch.fx.passes.reinplace with one candidate check added to
+`_get_view_inverse_node_usages` (the function that decides which later scatter is
+the "view inverse" of an in-place op and may be deleted), and a check whose
+addition alone gives the functional graph's result names the root cause, as one
+word per missing check, whatever op the wrong value surfaces at:
+  reinplace-inverse-scatter:other-value  the scatter writes back a value other
+      than the node being reinplaced (torch 1.13 matches the scatter by view
+      metadata only and never looks at its source, `n.args[1]`)
+  reinplace-inverse-scatter:other-view   the scatter writes back the reinplaced
+      node, but into another view of the same storage: the metadata is matched
+      against any alias of the self argument's storage, not against the self
+      argument's own view
+Only where no candidate check explains the result does the change-undoing
+diagnosis below give the word.
 """
+import sys
 import copy
 
 import torch
+import torch.fx.passes.reinplace as reinplace_module
 from torch.fx import Node
 from torch.fx.passes.reinplace import _VIEW_INVERSE_MAP
 
@@ -147,6 +165,92 @@ def run_bytes(gm, x, copy_like):
     return out
 
 
+# The candidate checks, in the order the diagnosis tries them: (cause word, what
+# the check requires of a scatter before the pass may delete it).
+MISSING_CHECKS = (
+    ("reinplace-inverse-scatter:other-value",
+     "a deleted scatter writes back the reinplaced node (or a scatter of it already accepted: a view chain)"),
+    ("reinplace-inverse-scatter:other-view",
+     "a deleted scatter inverts the reinplaced node's own self argument (or a view that self argument is taken from)"),
+)
+
+
+def _same_metadata(a, b):
+    return a.size() == b.size() and a.stride() == b.stride() and a.storage_offset() == b.storage_offset()
+
+
+def _inverts_self_chain(scatter, self_arg):
+    """Whether `scatter` is the inverse of the view self_arg is, or of a view that
+    self_arg is taken from (an outer scatter of a chain), by the pass's own test
+    (replay the view on the alias's base, compare metadata) applied to those
+    aliases only."""
+    original_view = _VIEW_INVERSE_MAP[scatter.target]
+    alias, seen = self_arg, set()
+    while isinstance(alias, Node) and "view_of" in alias.meta and id(alias) not in seen:
+        seen.add(id(alias))
+        base = alias.meta["view_of"]
+        try:
+            replay = original_view(base.meta["fake_result"], *scatter.args[2:], **scatter.kwargs)
+            if _same_metadata(base.meta["fake_result"], scatter.args[0].meta["fake_result"]) and \
+                    _same_metadata(replay, alias.meta["fake_result"]):
+                return True
+        except Exception:
+            pass
+        alias = base
+    return False
+
+
+def _with_check(which):
+    """`_get_view_inverse_node_usages` with candidate check `which` (an index into
+    MISSING_CHECKS) added: the pass's own answer, minus the scatters the check
+    refuses. The node being reinplaced is the caller's local `node` (reinplace's
+    loop variable; torch 1.13, torch/fx/passes/reinplace.py)."""
+    original = reinplace_module._get_view_inverse_node_usages
+
+    def checked(later_node_usages, self_aliases):
+        found = original(later_node_usages, self_aliases)
+        node = sys._getframe(1).f_locals.get("node")
+        if not isinstance(node, Node):
+            return found
+        kept = set()
+        for n in sorted(found, key=lambda m: m.meta["node_idx"]):
+            if which == 0 and not (n.args[1] is node or n.args[1] in kept):
+                continue
+            if which == 1 and not _inverts_self_chain(n, node.args[0]):
+                continue
+            kept.add(n)
+        return kept
+    return original, checked
+
+
+def rerun_with_check(gm0, x, copy_like, which):
+    """The reinplaced graph torch.fx.passes.reinplace makes of gm0 with candidate
+    check `which` added."""
+    original, checked = _with_check(which)
+    reinplace_module._get_view_inverse_node_usages = checked
+    try:
+        return reinplace_module.reinplace(copy.deepcopy(gm0), copy_like(x))
+    finally:
+        reinplace_module._get_view_inverse_node_usages = original
+
+
+def missing_check(gm0, x, copy_like, want):
+    """(cause word or None, text lines): the first candidate check whose addition
+    alone gives the functional graph's result."""
+    lines = []
+    for i, (word, requirement) in enumerate(MISSING_CHECKS):
+        try:
+            fixed = run_bytes(rerun_with_check(gm0, x, copy_like, i), x, copy_like) == want
+        except Exception as e:  # the pass or the graph cannot take it: no verdict on it
+            lines.append("with the check '%s': failed (%s)" % (requirement, type(e).__name__))
+            continue
+        lines.append("with the check '%s': %s" % (
+            requirement, "the result agrees with the functional graph" if fixed else "still differs"))
+        if fixed:
+            return word, lines
+    return None, lines
+
+
 def diagnose(gm0, gm1, x, copy_like):
     """(cause word or None, text lines): the changes and which one is to blame."""
     changes = graph_changes(gm0, gm1)
@@ -155,6 +259,10 @@ def diagnose(gm0, gm1, x, copy_like):
     got = run_bytes(gm1, x, copy_like)
     if got == want:
         return None, lines + ["the reinplaced graph agrees with the functional graph: no change of the pass to blame"]
+    cause, check_lines = missing_check(gm0, x, copy_like, want)
+    lines += check_lines
+    if cause:
+        return cause, lines
     if run_bytes(undo(gm0, gm1, ("none", None, None, None)), x, copy_like) != got:
         return None, lines + ["reading the in-place nodes instead of their self arguments changes the result: "
                               "no undo is faithful"]
