@@ -39,7 +39,7 @@ struct Backend {
   // in the backend's known findings; isolated runs execute it.
   std::string (*process_killing_known_finding)(const Case& c, const ProgramInfo& info) = nullptr;
   // Out of process: the argv of a persistent worker that speaks the line protocol
-  // (README "Out-of-process backends"; harness/worker_client.h). Such a backend
+  // (README "Out-of-process backends"; harness/run/worker_client.h). Such a backend
   // replaces the whole program's execution, so only its results are compared with
   // the judge (like the copy path); it has no pass, planner or rewrite path.
   std::vector<std::string> worker_command;

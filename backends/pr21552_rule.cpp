@@ -37,7 +37,7 @@
 
 #include "backends/backend.h"
 #include "kernels/dim_order.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/op_layout_facts.h"
 
 namespace slicefuzz {

@@ -5,7 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "oracles/analysis.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"
 

@@ -10,6 +10,8 @@ import sys
 import tempfile
 import time
 
+from fuzz_report import read_jsonl  # the one reader of JSON-lines records
+
 CLI = "build/asan/slicefuzz"
 FUZZER = "build/fuzz/fuzz_program"
 SEEDS = [int(s) for s in os.environ.get("SELFTEST_SEEDS", "1 2 3").split()]
@@ -65,23 +67,6 @@ def campaign(backend, seed, workdir):
     return {"killed": True, "cases": first["first_case"] + 1, "signature": first["signature"],
             "case_file": first["case_file"] if os.path.exists(first["case_file"]) else None}
 
-
-def read_jsonl(path):
-    """The records of a JSON-lines file (none when it is missing; a broken line is skipped)."""
-    try:
-        with open(path) as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return []
-    records = []
-    for line in lines:
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict):
-            records.append(rec)
-    return records
 
 
 def fuzz(backend, seed, workdir):

@@ -18,7 +18,7 @@
 #include <optional>
 #include <vector>
 
-#include "program/case.h"
+#include "vocab/case.h"
 
 namespace slicefuzz {
 

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "program/case.h"
-#include "program/program_info.h"
+#include "vocab/case.h"
+#include "vocab/program_info.h"
 
 namespace slicefuzz {
 

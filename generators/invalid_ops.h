@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "oracles/judge_layouts.h"
-#include "program/case.h"
+#include "vocab/case.h"
 
 namespace slicefuzz::gen {
 

@@ -9,8 +9,8 @@
 #include "generators/schema_ops_gen.h"
 #include "generators/view_op_plans.h"
 #include "oracles/analysis.h"
-#include "program/case_format.h"
-#include "program/program_info.h"
+#include "vocab/case_format.h"
+#include "vocab/program_info.h"
 
 namespace slicefuzz {
 

@@ -9,8 +9,8 @@
 #include <random>
 #include <vector>
 
-#include "program/program_info.h"
-#include "program/case.h"
+#include "vocab/program_info.h"
+#include "vocab/case.h"
 
 namespace slicefuzz {
 

@@ -9,7 +9,7 @@
 
 #include "generators/mutator.h"
 #include "oracles/judge_layouts.h"
-#include "program/case.h"
+#include "vocab/case.h"
 
 namespace slicefuzz::mut {
 

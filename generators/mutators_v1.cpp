@@ -8,7 +8,7 @@
 #include "generators/mutator_util.h"
 #include "generators/view_op_plans.h"
 #include "oracles/analysis.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz::mut {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "oracles/judge_layouts.h"
-#include "program/case.h"
+#include "vocab/case.h"
 
 namespace slicefuzz::gen {
 

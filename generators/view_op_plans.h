@@ -15,7 +15,7 @@
 
 #include "generators/gen_choices.h"
 #include "oracles/judge_layouts.h"
-#include "program/case.h"
+#include "vocab/case.h"
 
 namespace slicefuzz::gen {
 

@@ -9,7 +9,7 @@
 #include "generators/slice_plan.h"
 #include "generators/view_op_plans.h"
 #include "oracles/judge_layouts.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 

@@ -13,7 +13,7 @@
 #pragma once
 #include <rapidcheck.h>
 
-#include "program/case.h"
+#include "vocab/case.h"
 
 namespace slicefuzz {
 

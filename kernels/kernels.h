@@ -89,7 +89,7 @@ std::string expand_copy_target_sizes(const Tensor& in, const int64_t* sizes, siz
 void expand_view_strides(const Tensor& in, const int64_t* target, int n, int64_t* strides);
 
 // Boxed kernels, as ExecuTorch's codegen registers them: stack = [in, the op's
-// arguments in its schema's order (program/op_schema.h), out]. An op whose row
+// arguments in its schema's order (vocab/op_schema.h), out]. An op whose row
 // names a kernel listed here runs through it, with no per-op code in the
 // executors (program/kernel_table.h, call_boxed_kernel). Each op_NAME.cpp
 // defines NAME_boxed beside NAME.

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/scalar_type.h"
+#include "vocab/scalar_type.h"
 
 namespace slicefuzz {
 

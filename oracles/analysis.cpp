@@ -8,7 +8,7 @@
 #include "oracles/judge_layouts.h"
 #include "oracles/judge_overlap.h"
 #include "oracles/values.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 

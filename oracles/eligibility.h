@@ -9,8 +9,8 @@
 
 #include "oracles/judge_words.h"
 #include "oracles/oracle.h"
-#include "program/program_info.h"
-#include "program/case.h"
+#include "vocab/program_info.h"
+#include "vocab/case.h"
 
 namespace slicefuzz {
 

@@ -3,15 +3,15 @@
 // computed here, from DESIGN section 2, with 128-bit arithmetic. Nothing here
 // calls or includes the system under test (kernels/, the pass, the planner, the
 // executors): a judge that shares the judged's normalisation cannot see its bugs.
-// The only shared vocabulary is the dtype table (kernels/scalar_type.h: names
-// and element sizes) and the case IR (program/case.h).
+// The only shared vocabulary is the dtype table (vocab/scalar_type.h: names
+// and element sizes) and the case IR (vocab/case.h).
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "kernels/scalar_type.h"
+#include "vocab/scalar_type.h"
 
 namespace slicefuzz::judge {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "oracles/judge_facts.h"
-#include "program/case.h"
+#include "vocab/case.h"
 
 namespace slicefuzz::judge {
 

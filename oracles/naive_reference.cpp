@@ -1,6 +1,6 @@
 // The naive reference: one element at a time, on the judge's facts
 // (judge_facts.h, judge_layouts.h). Shares nothing with the kernels; torch is the
-// other witness. An evaluator of the shared op loop (program/interpreter.h).
+// other witness. An evaluator of the shared op loop (vocab/interpreter.h).
 //
 // It models storage itself, as eager PyTorch has it: every value is a strided
 // window (offset, sizes, strides) onto a storage. Every value that owns its
@@ -26,7 +26,7 @@
 #include "oracles/judge_overlap.h"
 #include "oracles/oracle.h"
 #include "oracles/values.h"
-#include "program/interpreter.h"
+#include "vocab/interpreter.h"
 
 namespace slicefuzz {
 

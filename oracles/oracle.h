@@ -1,14 +1,14 @@
 // The oracles: libtorch 1.13 with functional (copy) semantics, and an independent
 // naive index-by-index reference in plain C++. Neither shares code with the
-// kernels' slicing; both report logical values (program/tensor_value.h).
+// kernels' slicing; both report logical values (vocab/tensor_value.h).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "program/program_info.h"
-#include "program/case.h"
-#include "program/path_result.h"
+#include "vocab/program_info.h"
+#include "vocab/case.h"
+#include "vocab/path_result.h"
 
 namespace slicefuzz {
 

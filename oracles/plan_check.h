@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "oracles/judge_words.h"
-#include "program/case.h"
-#include "program/plan_types.h"
-#include "program/program_info.h"
+#include "vocab/case.h"
+#include "vocab/plan_types.h"
+#include "vocab/program_info.h"
 
 namespace slicefuzz {
 

@@ -1,5 +1,5 @@
 // The libtorch oracle: the only translation unit besides the adapter that sees ATen.
-// An evaluator of the shared op loop (program/interpreter.h), which owns dispatch,
+// An evaluator of the shared op loop (vocab/interpreter.h), which owns dispatch,
 // the failing-op protocol and output collection; each member below only runs one
 // op in torch. Values are independent tensors (copy semantics). Each value that
 // owns its bytes is laid out in its own dim order (info.values[v].dim_order) by
@@ -24,7 +24,7 @@
 #include "oracles/domain_adapter.h"
 #include "oracles/oracle.h"
 #include "oracles/values.h"
-#include "program/interpreter.h"
+#include "vocab/interpreter.h"
 
 namespace slicefuzz {
 
@@ -150,7 +150,7 @@ at::Tensor squeeze_view_in_torch(const at::Tensor& src, const Op& op) {
 // torch's view of any other view-copy op: the op the table names
 // (`torch_view`, "name" or "name.overload") called by name through torch's
 // dispatcher, with the op's arguments in schema order and torch's defaults for
-// the rest, so that a new op needs no code here (program/op_schema.h).
+// the rest, so that a new op needs no code here (vocab/op_schema.h).
 at::Tensor schema_view_in_torch(const at::Tensor& src, const Op& op) {
   const OpKindInfo& info = op_kind_info(op.kind);
   const std::string_view named = info.torch_view;

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "program/program_info.h"
-#include "program/tensor_value.h"
+#include "vocab/program_info.h"
+#include "vocab/tensor_value.h"
 
 namespace slicefuzz {
 

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <memory>
 
-#include "program/interpreter.h"
+#include "vocab/interpreter.h"
 #include "program/kernel_evaluator.h"
 #include "program/op_layout_facts.h"
 #include "program/poison.h"

@@ -13,11 +13,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "program/program_info.h"
-#include "program/case.h"
+#include "vocab/program_info.h"
+#include "vocab/case.h"
 #include "program/kernel_table.h"
 #include "program/memory_planner.h"
-#include "program/path_result.h"
+#include "vocab/path_result.h"
 #include "program/rewrite_pass.h"
 
 namespace slicefuzz {

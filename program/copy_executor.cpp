@@ -5,7 +5,7 @@
 #include <cstring>
 #include <memory>
 
-#include "program/interpreter.h"
+#include "vocab/interpreter.h"
 #include "program/kernel_evaluator.h"
 #include "program/tensor_conversion.h"
 

@@ -1,11 +1,11 @@
 // The copy path: every op runs as a kernel on tensors that each own one exact-size
 // heap allocation, so ASan's redzones guard every edge of every tensor.
 #pragma once
-#include "program/program_info.h"
-#include "program/case.h"
+#include "vocab/program_info.h"
+#include "vocab/case.h"
 #include "program/kernel_table.h"
 #include "program/op_layout_facts.h"
-#include "program/path_result.h"
+#include "vocab/path_result.h"
 
 namespace slicefuzz {
 

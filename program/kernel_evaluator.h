@@ -1,5 +1,5 @@
 // The kernel calls both in-process executors share: one member per op kind (the
-// interpreter's evaluator interface, program/interpreter.h), each calling the
+// interpreter's evaluator interface, vocab/interpreter.h), each calling the
 // backend's kernel for that op on the executor's tensors. An executor derives
 // from it (CRTP) and supplies where tensors live and how an op ends:
 //   Tensor& tensor(int value);
@@ -12,7 +12,7 @@
 #pragma once
 #include <vector>
 
-#include "program/interpreter.h"
+#include "vocab/interpreter.h"
 #include "program/kernel_table.h"
 
 namespace slicefuzz {

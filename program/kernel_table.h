@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "kernels/kernels.h"
-#include "program/case.h"
+#include "vocab/case.h"
 
 namespace slicefuzz {
 
@@ -36,7 +36,7 @@ struct KernelTable {
 };
 
 // Runs an op's boxed kernel with the stack ExecuTorch's executor would build:
-// [in, its arguments in schema order, out] (program/op_schema.h).
+// [in, its arguments in schema order, out] (vocab/op_schema.h).
 inline void call_boxed_kernel(const KernelTable& k, KernelRuntimeContext& ctx, const Op& op,
                               Tensor& in, Tensor& out) {
   const OpKindInfo& info = op_kind_info(op.kind);

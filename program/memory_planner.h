@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "program/program_info.h"
-#include "program/case.h"
+#include "vocab/program_info.h"
+#include "vocab/case.h"
 #include "program/rewrite_pass.h"
 
 namespace slicefuzz {

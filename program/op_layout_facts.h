@@ -11,8 +11,8 @@
 #include "kernels/tensor.h"
 #include "kernels/util/shape_util.h"
 #include "kernels/util/view_util.h"
-#include "program/case.h"
-#include "program/program_info.h"
+#include "vocab/case.h"
+#include "vocab/program_info.h"
 
 namespace slicefuzz {
 

@@ -5,7 +5,7 @@
 
 #include "kernels/kernel_runtime_context.h"
 #include "kernels/util/slice_util.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 

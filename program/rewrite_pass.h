@@ -21,9 +21,9 @@
 #include "kernels/util/slice_util.h"
 #include "kernels/util/view_util.h"
 #include "program/op_layout_facts.h"
-#include "program/plan_types.h"
-#include "program/program_info.h"
-#include "program/case.h"
+#include "vocab/plan_types.h"
+#include "vocab/program_info.h"
+#include "vocab/case.h"
 
 namespace slicefuzz {
 

@@ -2,7 +2,7 @@
 // strides (on the kernels' strided copy): the system under test's side.
 #pragma once
 #include "kernels/tensor.h"
-#include "program/tensor_value.h"
+#include "vocab/tensor_value.h"
 
 namespace slicefuzz {
 

@@ -1,4 +1,4 @@
-// The alias contract (harness/et_slice_contract.h) for aliases of every kind,
+// The alias contract (harness/run/alias_contract.h) for aliases of every kind,
 // on aliases built by hand the way et_select / et_view must build them, and the
 // ways the faulty backends get them wrong (a select offset from an
 // unnormalised negative index, an unsqueeze dim put at the wrong place in the
@@ -6,10 +6,10 @@
 // torch oracle; no kernel of the system under test runs.
 #include <gtest/gtest.h>
 
-#include "harness/et_slice_contract.h"
+#include "harness/run/alias_contract.h"
 #include "kernels/tensor.h"
 #include "oracles/oracle.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

@@ -11,7 +11,7 @@
 #include "generators/generate.h"
 #include "generators/mutator.h"
 #include "oracles/analysis.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

@@ -10,7 +10,7 @@
 #include "oracles/values.h"
 #include "kernels/util/slice_util.h"
 #include "program/arena_executor.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/poison.h"
 
 namespace slicefuzz {

@@ -5,7 +5,7 @@
 
 #include "oracles/eligibility.h"
 #include "oracles/oracle.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

@@ -10,7 +10,7 @@
 #include "backends/backend.h"
 #include "oracles/values.h"
 #include "program/arena_executor.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/copy_executor.h"
 
 namespace slicefuzz {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

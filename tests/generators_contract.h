@@ -5,8 +5,8 @@
 #include <string>
 
 #include "oracles/analysis.h"
-#include "program/case_format.h"
-#include "program/program_info.h"
+#include "vocab/case_format.h"
+#include "vocab/program_info.h"
 
 namespace slicefuzz {
 

@@ -14,7 +14,7 @@
 #include <set>
 #include <sstream>
 
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

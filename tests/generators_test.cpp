@@ -13,8 +13,8 @@
 #include "oracles/analysis.h"
 #include "generators/case_gen.h"
 #include "generators/generate.h"
-#include "program/program_info.h"
-#include "program/case_format.h"
+#include "vocab/program_info.h"
+#include "vocab/case_format.h"
 #include "tests/generators_contract.h"
 
 namespace slicefuzz {

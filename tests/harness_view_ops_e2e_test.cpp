@@ -10,8 +10,8 @@
 #include <string>
 #include <sys/wait.h>
 
-#include "harness/minimizer.h"
-#include "program/case_format.h"
+#include "harness/triage/minimizer.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

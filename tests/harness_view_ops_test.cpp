@@ -11,16 +11,16 @@
 #include <map>
 #include <string>
 
-#include "harness/cli_common.h"
-#include "harness/export.h"
-#include "harness/export_worker.h"
-#include "harness/minimizer.h"
-#include "harness/runner.h"
-#include "harness/plan_picture.h"
-#include "harness/signature.h"
+#include "harness/cli/cli_common.h"
+#include "harness/export/export.h"
+#include "harness/export/export_worker.h"
+#include "harness/triage/minimizer.h"
+#include "harness/run/runner.h"
+#include "harness/export/plan_picture.h"
+#include "harness/triage/signature.h"
 #include "oracles/eligibility.h"
 #include "oracles/plan_check.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

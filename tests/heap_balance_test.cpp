@@ -18,8 +18,8 @@
 
 #include "backends/backend.h"
 #include "generators/mutator.h"
-#include "harness/runner.h"
-#include "program/case_format.h"
+#include "harness/run/runner.h"
+#include "vocab/case_format.h"
 #include "program/poison.h"
 
 #ifdef SLICEFUZZ_HAS_ASAN

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
-#include "harness/known.h"
-#include "program/case.h"
+#include "harness/triage/known.h"
+#include "vocab/case.h"
 
 namespace slicefuzz {
 namespace {

@@ -2,10 +2,10 @@
 # The two sides share no code (DESIGN section 6), checked on every C++ source
 # (recursively: backends/executorch/ and its subfolders included): the judge
 # (oracles/) and the generators include nothing of the system under test
-# (kernels/ apart from the dtype table, program/'s pass, planner, executors), and
-# the system under test (kernels/, program/, backends/) includes nothing of the
-# judge (program/interpreter.h, the op-loop skeleton, is shared vocabulary: it
-# holds no semantics). tests/judge_facts_test links sf_judge alone, which proves
+# (kernels/, program/, backends/), the system under test includes nothing of the
+# judge, the generators or the harness, and the vocabulary they share (vocab/:
+# the dtype table, the case IR and op schema, the syntax, the op-loop skeleton;
+# no semantics) includes only itself. tests/judge_facts_test links sf_judge alone, which proves
 # the same for the symbols it reaches. The libraries stay in their folders:
 # libtorch (ATen, torch) only in oracles/ (and bench/fuzz_ceiling.cpp, the
 # libtorch ceiling measured against), RapidCheck only in generators/ and tests/,
@@ -13,7 +13,6 @@
 # these too. A folder with no C++ file, or a file that cannot be read, fails.
 set -uo pipefail
 cd "$1" || { echo "layering: cannot enter $1"; exit 2; }
-shared='"(kernels/scalar_type\.h|program/(case|case_format|program_info|tensor_value|path_result|plan_types|interpreter)\.h)"'
 bad=0
 sources() {  # every C++ file under the folders given, or a failure
   local dir n
@@ -33,8 +32,16 @@ while read -r f; do
   inc=$(includes "$f") || { bad=1; continue; }
   while read -r line; do
     [ -n "$line" ] && { echo "$f: the judge includes the system under test: $line"; bad=1; }
-  done < <(grep -E '#include "(kernels|program|backends)/' <<<"$inc" | grep -vE "#include $shared")
+  done < <(grep -E '#include "(kernels|program|backends)/' <<<"$inc")
 done < <(sources oracles generators)
+# The vocabulary belongs to neither side: it includes only itself.
+while read -r f; do
+  checked=$((checked + 1))
+  inc=$(includes "$f") || { bad=1; continue; }
+  while read -r line; do
+    [ -n "$line" ] && { echo "$f: the vocabulary includes a side or the harness: $line"; bad=1; }
+  done < <(grep -E '#include "' <<<"$inc" | grep -vE '#include "vocab/')
+done < <(sources vocab)
 while read -r f; do
   checked=$((checked + 1))
   inc=$(includes "$f") || { bad=1; continue; }
@@ -56,6 +63,6 @@ while read -r f; do
     backends/executorch/*) ;;
     *) grep -qE '#include <executorch/' <<<"$inc" && { echo "$f: ExecuTorch outside backends/executorch/"; bad=1; } ;;
   esac
-done < <(sources kernels program backends oracles generators harness bench tests)
-[ "$bad" = 0 ] && echo "layering: $checked files; judge and system under test share only the vocabulary headers; libtorch, RapidCheck and ExecuTorch stay in their folders"
+done < <(sources vocab kernels program backends oracles generators harness bench tests)
+[ "$bad" = 0 ] && echo "layering: $checked files; judge and system under test share only vocab/, which includes neither; libtorch, RapidCheck and ExecuTorch stay in their folders"
 exit "$bad"

@@ -13,7 +13,7 @@
 #include "oracles/plan_check.h"
 #include "oracles/values.h"
 #include "generators/generate.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/arena_executor.h"
 #include "program/copy_executor.h"
 #include "program/memory_planner.h"

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "backends/backend.h"
-#include "harness/runner.h"
-#include "program/case_format.h"
+#include "harness/run/runner.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

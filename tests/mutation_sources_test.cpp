@@ -1,4 +1,4 @@
-// The fuzz target's cache of parsed mutation sources (harness/mutation_sources.h)
+// The fuzz target's cache of parsed mutation sources (harness/fuzz/mutation_sources.h)
 // must give the mutator exactly what parsing the text would: otherwise which
 // mutants come next would depend on whether a text was cached.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 
 #include "generators/generate.h"
 #include "generators/mutator.h"
-#include "harness/mutation_sources.h"
-#include "program/case_format.h"
+#include "harness/fuzz/mutation_sources.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

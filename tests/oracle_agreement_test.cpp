@@ -17,7 +17,7 @@
 #include "oracles/judge_layouts.h"
 #include "oracles/oracle.h"
 #include "oracles/values.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

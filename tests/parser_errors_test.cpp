@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "backends/backend.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

@@ -11,13 +11,13 @@
 #include "oracles/values.h"
 #include "backends/backend.h"
 #include "generators/case_gen.h"
-#include "harness/findings.h"
-#include "harness/runner.h"
+#include "harness/run/findings.h"
+#include "harness/run/runner.h"
 #include "kernels/kernels.h"
 #include "kernels/util/slice_util.h"
 #include "oracles/oracle.h"
-#include "program/program_info.h"
-#include "program/case_format.h"
+#include "vocab/program_info.h"
+#include "vocab/case_format.h"
 #include "program/copy_executor.h"
 
 namespace slicefuzz {

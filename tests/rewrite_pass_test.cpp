@@ -9,7 +9,7 @@
 #include "oracles/analysis.h"
 #include "generators/generate.h"
 #include "kernels/util/slice_util.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/copy_executor.h"
 #include "program/rewrite_pass.h"
 

@@ -15,11 +15,11 @@
 #include "oracles/plan_check.h"
 #include "oracles/values.h"
 #include "backends/backend.h"
-#include "harness/json_writer.h"
-#include "harness/runner.h"
+#include "harness/export/json_writer.h"
+#include "harness/run/runner.h"
 #include "kernels/util/slice_util.h"
 #include "program/arena_executor.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/copy_executor.h"
 
 namespace slicefuzz {

@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "backends/backend.h"
-#include "harness/runner.h"
+#include "harness/run/runner.h"
 #include "oracles/values.h"
 #include "program/arena_executor.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/poison.h"
 
 namespace slicefuzz {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/scalar_type.h"
+#include "vocab/scalar_type.h"
 #include "kernels/tensor.h"
 
 namespace slicefuzz::testing {

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <string>
 
-#include "harness/export.h"
-#include "harness/minimizer.h"
-#include "harness/signature.h"
-#include "program/case_format.h"
+#include "harness/export/export.h"
+#include "harness/triage/minimizer.h"
+#include "harness/triage/signature.h"
+#include "vocab/case_format.h"
 
 namespace slicefuzz {
 namespace {

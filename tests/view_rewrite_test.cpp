@@ -12,7 +12,7 @@
 
 #include "oracles/values.h"
 #include "program/arena_executor.h"
-#include "program/case_format.h"
+#include "vocab/case_format.h"
 #include "program/copy_executor.h"
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"

@@ -7,8 +7,8 @@
 #pragma once
 #include <string>
 
-#include "program/case.h"
-#include "program/program_info.h"
+#include "vocab/case.h"
+#include "vocab/program_info.h"
 
 namespace slicefuzz::et_limits {
 

@@ -10,7 +10,7 @@
 #include "kernels/kernels.h"
 #include "kernels/kernel_runtime_context.h"
 #include "kernels/tensor.h"
-#include "program/op_schema.h"
+#include "vocab/op_schema.h"
 
 namespace slicefuzz::et_kernels {
 

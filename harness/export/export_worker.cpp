@@ -1,0 +1,203 @@
+// `export --python` for the torch.fx workers: a script with no slicefuzz code that
+// builds the case as an eager PyTorch function, runs it eagerly, traces it with
+// make_fx(functionalize(f)), applies the backend's pass (none, or
+// torch.fx.passes.reinplace), runs the graph, and prints both side by side.
+// Exit 1 while they differ (the finding reproduces), 0 when they agree.
+#include "harness/export/export_worker.h"
+
+#include "harness/run/worker_client.h"
+#include "oracles/domain_adapter.h"
+#include "oracles/values.h"
+#include "vocab/case_format.h"
+
+namespace slicefuzz {
+
+namespace {
+std::string py_opt(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "None"; }
+
+const char* torch_dtype(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return "torch.bool";
+    case ScalarType::Byte: return "torch.uint8";
+    case ScalarType::Char: return "torch.int8";
+    case ScalarType::Short: return "torch.int16";
+    case ScalarType::Int: return "torch.int32";
+    case ScalarType::Long: return "torch.int64";
+    case ScalarType::Half: return "torch.float16";
+    case ScalarType::BFloat16: return "torch.bfloat16";
+    case ScalarType::Float: return "torch.float32";
+    case ScalarType::Double: return "torch.float64";
+  }
+  return "torch.float32";
+}
+
+std::string list(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// One op as eager PyTorch (slice args through the domain adapter, so the script
+// runs on libtorch 1.13 with values equivalent to the case's). Copy ops are their
+// view followed by .clone(); torch 1.13 has no squeeze.dims (squeeze_dims, one dim
+// at a time) and clone(dim_order=) is empty + permute + copy_ (clone_dim_order).
+std::string op_line(const Op& op, const ProgramInfo& info, int k) {
+  const int src = info.ops[k].src;
+  switch (op.kind) {
+    case OpKind::SliceCopy:
+    case OpKind::Slice: {
+      const auto& sizes = info.values[src].sizes;
+      const int r = static_cast<int>(sizes.size());
+      const int64_t d = op.dim < 0 ? op.dim + r : op.dim;
+      const int64_t size = r > 0 && d >= 0 && d < r ? sizes[d] : 0;
+      TorchSliceArgs a = adapt_slice_args_for_torch(size, op.start, op.end, op.step);
+      return op.result + " = torch.ops.aten.slice(" + op.src + ", " + std::to_string(op.dim) +
+             ", " + py_opt(a.start) + ", " + py_opt(a.end) + ", " + std::to_string(a.step) + ")" +
+             (op.kind == OpKind::SliceCopy ? ".clone()" : "");
+    }
+    case OpKind::Select:
+    case OpKind::SelectCopy:
+      return op.result + " = torch.ops.aten.select(" + op.src + ", " + std::to_string(op.dim) +
+             ", " + std::to_string(op.index) + ")" + (op.kind == OpKind::SelectCopy ? ".clone()" : "");
+    case OpKind::SqueezeCopy:
+      return op.result + " = squeeze_dims(" + op.src + ", " + list(op.ints) + ").clone()";
+    case OpKind::UnsqueezeCopy:
+      return op.result + " = torch.unsqueeze(" + op.src + ", " + std::to_string(op.dim) + ").clone()";
+    case OpKind::ViewCopy:
+      return op.result + " = torch.reshape(" + op.src + ", " + list(op.ints) + ").clone()";
+    case OpKind::Clone:
+      if (op.dim_order)
+        return op.result + " = clone_dim_order(" + op.src + ", " +
+               list(std::vector<int64_t>(op.dim_order->begin(), op.dim_order->end())) + ")";
+      return op.result + " = " + op.src + ".clone()";
+    case OpKind::AddOut:
+      return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
+    case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
+    // As written (the worker runs the same line): torch is the judge of overlap.
+    case OpKind::Copy: return op.target + ".copy_(" + op.src + ")";
+    default: break;  // the rest: from the op table
+  }
+  // A view-copy op the table describes by its torch view: that view, cloned.
+  const OpKindInfo& row = op_kind_info(op.kind);
+  std::string args;
+  for (const ArgSpec& a : row.args) {
+    if (a.kind == ArgKind::Int || a.kind == ArgKind::Scalar) args += ", " + std::to_string(op_int(op, a.slot));
+    if (a.kind == ArgKind::OptInt) args += ", " + py_opt(op_opt_int(op, a.slot));
+    if (a.kind == ArgKind::IntList || a.kind == ArgKind::DimList) args += ", " + list(op.ints);
+  }
+  if (!op_is_view_copy(op.kind) || !row.torch_view[0])
+    return "raise RuntimeError('slicefuzz: no torch line for " + std::string(row.name) + "')";
+  return op.result + " = torch.ops.aten." + row.torch_view + "(" + op.src + args + ").clone()";
+}
+
+// Helpers only the ops that use them bring (a script without them is unchanged).
+std::string helpers_for(const Case& c) {
+  bool squeeze = false, clone_order = false;
+  for (const Op& op : c.ops) {
+    squeeze = squeeze || op.kind == OpKind::SqueezeCopy;
+    clone_order = clone_order || (op.kind == OpKind::Clone && op.dim_order);
+  }
+  std::string s;
+  if (squeeze)
+    s += "def squeeze_dims(t, dims):  # torch 1.13 has no squeeze.dims: one dim at a time, highest first\n"
+         "    span = max(t.dim(), 1)\n"
+         "    listed = [d + span if d < 0 else d for d in dims]\n"
+         "    if len(set(listed)) != len(listed):\n"
+         "        raise RuntimeError('squeeze_copy: a dim appears more than once')\n"
+         "    for d in sorted(listed, reverse=True):\n"
+         "        t = t.squeeze(d)\n"
+         "    return t\n\n\n";
+  if (clone_order)
+    s += "def clone_dim_order(t, dim_order):  # _clone_dim_order: a copy laid out in dim_order\n"
+         "    inverse = [dim_order.index(d) for d in range(t.dim())]\n"
+         "    out = torch.empty([t.shape[d] for d in dim_order], dtype=t.dtype).permute(inverse)\n"
+         "    out.copy_(t)\n"
+         "    return out\n\n\n";
+  return s;
+}
+}  // namespace
+
+bool exportable_worker(const Backend& b) {
+  return b.name == "torch-fx-functionalize" || b.name == "torch-fx-reinplace";
+}
+
+std::string export_python_worker(const Case& c, const ProgramInfo& info, const CaseSummary& finding,
+                                 const Backend& backend) {
+  const bool reinplace = backend.name == "torch-fx-reinplace";
+  // Workers run cases of one input (runner.cpp: several are UNSUPPORTED there).
+  const InputDecl& x = c.inputs[0];
+  const TensorValue input = make_input_values(info)[0];
+  const std::vector<int> order = x.effective_dim_order();
+  std::vector<int64_t> permuted, inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    permuted.push_back(x.sizes[order[i]]);
+    inverse[order[i]] = static_cast<int64_t>(i);
+  }
+  std::string s = "#!/usr/bin/python3\n";
+  s += "# Standalone reproducer (no slicefuzz code), backend " + backend.name + ".\n";
+  s += "# Eager PyTorch vs make_fx(functionalize(f))" +
+       std::string(reinplace ? " after torch.fx.passes.reinplace" : " (no pass)") + ".\n";
+  if (finding.failed)
+    s += "# slicefuzz: " + std::string(finding_kind_name(finding.kind)) + ": " + finding.message + "\n";
+  s += "# The case:\n";
+  std::string text = print_case(c);
+  for (size_t p = 0, nl; p < text.size(); p = nl + 1) {
+    nl = text.find('\n', p);
+    s += "#   " + text.substr(p, nl - p) + "\n";
+  }
+  s += "import sys\nimport warnings\nwarnings.filterwarnings('ignore')\nimport torch\n"
+       "from functorch import functionalize, make_fx\n";
+  if (reinplace) s += "from torch.fx.passes.reinplace import reinplace\n";
+  s += "\n\ndef make_input():\n";
+  s += "    # " + x.name + ": the harness's input values, laid out with dim order " + list(std::vector<int64_t>(order.begin(), order.end())) + "\n";
+  s += "    raw = bytearray.fromhex('" + to_hex(input.bytes) + "')\n";
+  const char* dt = torch_dtype(input.dtype);
+  if (input.bytes.empty())
+    s += "    values = torch.empty(" + list(x.sizes) + ", dtype=" + dt + ")\n";
+  else
+    s += "    values = torch.frombuffer(raw, dtype=torch.uint8).view(" + std::string(dt) + ").reshape(" + list(x.sizes) + ")\n";
+  s += "    x = torch.empty(" + list(permuted) + ", dtype=" + dt + ").permute(" + list(inverse) + ")\n";
+  s += "    x.copy_(values)\n    return x\n\n\n";
+  s += "def add_(t, k):  # bool: addition mod 2 (torch refuses bool + int)\n"
+       "    return (t.logical_not_() if k & 1 else t) if t.dtype == torch.bool else t.add_(k)\n\n\n"
+       "def add(t, k):\n"
+       "    return (torch.logical_not(t) if k & 1 else t.clone()) if t.dtype == torch.bool else torch.add(t, k)\n\n\n";
+  s += helpers_for(c);
+  s += "def f(" + x.name + "):\n";
+  for (size_t k = 0; k < c.ops.size(); ++k) s += "    " + op_line(c.ops[k], info, static_cast<int>(k)) + "\n";
+  std::vector<std::string> others;
+  for (const std::string& o : c.outputs)
+    if (o != x.name) others.push_back(o);
+  s += "    return (";
+  for (const std::string& o : others) s += o + ".clone(), ";
+  s += ")\n\n\n";
+  s += "def outputs(x, results):  # the case's outputs; the input's is its final value\n"
+       "    results = list(results)\n    return {\n";
+  for (const std::string& o : c.outputs)
+    s += "        '" + o + "': " + (o == x.name ? "x" : "results.pop(0)") + ",\n";
+  s += "    }\n\n\n";
+  // The program as PyTorch runs it first (the worker does the same): where eager
+  // PyTorch refuses it (a copy_ between partly overlapping views), the graph of
+  // it means nothing, and the judge expects that very error.
+  s += "x = make_input()\ntry:\n    eager = outputs(x, f(x))\n"
+       "except RuntimeError as e:\n"
+       "    print('not reproduced: eager PyTorch refuses the program (%s)' % ' '.join(str(e).split())[:300])\n"
+       "    sys.exit(0)\n"
+       "gm = make_fx(functionalize(f))(make_input())\n"
+       "print('---- traced: make_fx(functionalize(f))')\nprint(gm.code.strip())\n";
+  if (reinplace)
+    s += "gm = reinplace(gm, make_input())\n"
+         "print('---- after torch.fx.passes.reinplace')\nprint(gm.code.strip())\n";
+  s += "x = make_input()\ntransformed = outputs(x, gm(x))\n"
+       "bad = 0\nfor name in eager:\n"
+       "    e, t = eager[name], transformed[name]\n"
+       "    same = e.shape == t.shape and torch.equal(e, t)\n"
+       "    print('%s %s\\n  eager:       %s\\n  " + std::string(reinplace ? "reinplaced: " : "functional: ") +
+       " %s' % ('ok  ' if same else 'DIFF', name, e.tolist(), t.tolist()))\n"
+       "    bad += not same\n"
+       "print('reproduced: %d output(s) differ' % bad if bad else 'not reproduced: eager and the graph agree')\n"
+       "sys.exit(1 if bad else 0)\n";
+  return s;
+}
+
+}  // namespace slicefuzz

@@ -1,0 +1,58 @@
+// The differential runner: one case through every path, compared.
+//   torch oracle  vs  naive reference   -> ORACLE_DISAGREEMENT (then nothing else)
+//   torch oracle  vs  copy path         -> ERROR_MISMATCH, VALUE_MISMATCH
+//   pass decisions vs independent eligibility -> UNSOUND_REWRITE, MISSED_REWRITE
+//   memory plan invariants              -> PLAN_VIOLATION (MEMORY_REGRESSION opt-in)
+//   torch oracle  vs  rewrite path      -> ERROR_MISMATCH, VALUE_MISMATCH
+//   alias pointers vs torch views       -> ALIAS_VIOLATION (et_slice, et_select, et_view)
+// plus an int64 provenance shadow of the program for dtypes whose fill repeats
+// values, so a misplaced element is caught even in bool or int8.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "backends/backend.h"
+#include "harness/run/findings.h"
+#include "vocab/program_info.h"
+#include "vocab/case.h"
+
+namespace slicefuzz {
+
+struct RunOptions {
+  int64_t byte_budget = kDefaultByteBudget;
+  bool provenance_shadow = true;
+};
+
+// One view-copy op's rewrite decision, for the share rewritten per op kind
+// (`slicefuzz check` and `run`): the op's kind as the op table names it, and
+// whether the pass made it an alias.
+struct OpDecision {
+  std::string op_kind;
+  bool alias = false;
+};
+
+struct CaseReport {
+  std::vector<Finding> findings;  // in the order found; see first_failure()
+  int slices = 0;                 // view-copy ops in the program (slice_copy, select_copy, ...)
+  int rewritten = 0;              // of those, turned into aliases by the pass
+  int64_t arena_bytes = 0;        // the rewrite path's arena
+  int64_t copy_arena_bytes = 0;   // the same program planned without aliases
+  std::vector<std::string> rules;  // each view-copy decision's rule tag, in op order
+  std::vector<OpDecision> decided;  // each decision's op kind and outcome, in op order
+  // UNSUPPORTED (DESIGN 3): the backend refused the case, which lies outside the
+  // limits it declares; the reason it gives. The refusal is then tolerated.
+  std::string unsupported;
+  bool failed() const;
+  const Finding* first_failure() const;
+};
+
+// What a worker that dies while running a case writes to its log, then the path
+// it was running ("oracle", "copy", "rewrite", "planned", "worker"), so that the
+// signature takes the path from the worker's own state, not from function names
+// in the stack (sanitizer builds: a sanitizer's death callback writes it).
+inline constexpr const char* kWorkerPathNote = "slicefuzz-worker-path: ";
+
+CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
+                    const RunOptions& options);
+
+}  // namespace slicefuzz

@@ -1,0 +1,122 @@
+// The case IR: input tensors (one in version 1), a straight-line list of ops, and outputs. This is
+// exactly what a .case file holds; see case_format.h. Version 1 ops are all
+// copies; version 2 adds the eager ops (true views sharing their base's storage,
+// and an out-of-place add), so that programs look like the eager code that
+// functionalization and re-inplacing passes really see.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "vocab/scalar_type.h"
+#include "vocab/op_schema.h"
+
+namespace slicefuzz {
+
+// Limits of the case format (both sides read them; they are not semantics).
+inline constexpr int kMaxCaseRank = 16;
+inline constexpr size_t kMaxOps = 256;
+
+const char* op_kind_name(OpKind k);
+std::optional<OpKind> op_kind_from_name(std::string_view name);
+// slice, select (views) and add (out of place): version 2 eager programs only.
+inline bool is_eager_op(OpKind k) { return op_kind_info(k).eager; }
+// Ops that define a new value (NAME = ...).
+inline bool op_defines(OpKind k) { return op_kind_info(k).effect == OpEffect::Defines; }
+// Eager views share their source's storage (a write through either is seen by both).
+inline bool op_is_view(OpKind k) { return k == OpKind::Slice || k == OpKind::Select; }
+// Copy ops a pass may turn into an alias (slice_copy -> et_slice, ...).
+inline bool op_is_view_copy(OpKind k) { return op_kind_info(k).alias_prim[0] != '\0'; }
+inline const char* op_alias_prim(OpKind k) { return op_kind_info(k).alias_prim; }
+
+struct Op {
+  OpKind kind = OpKind::SliceCopy;
+  std::string result;  // defined value (slice_copy, clone); empty for add_, copy_
+  std::string src;     // slice_copy/clone source, copy_ source
+  std::string target;  // add_/copy_ destination (mutated in place)
+  int64_t dim = 0;     // slice_copy
+  std::optional<int64_t> start, end;
+  int64_t step = 1;
+  int64_t scalar = 0;  // add_, add
+  int64_t index = 0;   // select, select_copy; narrow_copy's start
+  int64_t length = 0;  // narrow_copy
+  // squeeze_copy's dims (`single_dim`: written `dim=INT`, one entry) and
+  // view_copy's sizes.
+  std::vector<int64_t> ints;
+  bool single_dim = false;
+  // clone(SRC, dim_order=[...]): a copy into that layout; nullopt keeps SRC's.
+  std::optional<std::vector<int>> dim_order;
+
+  // Every field, for equality (a new field is compared once it is listed here).
+  auto fields() const {
+    return std::tie(kind, result, src, target, dim, start, end, step, scalar, index, length, ints,
+                    single_dim, dim_order);
+  }
+};
+
+// The field behind an argument slot (vocab/op_schema.h): int64 slots (Dim,
+// Index, Length, Step, Scalar), optional-int slots (Start, End).
+inline int64_t& op_int(Op& op, ArgSlot slot) {
+  switch (slot) {
+    case ArgSlot::Dim: return op.dim;
+    case ArgSlot::Index: return op.index;
+    case ArgSlot::Length: return op.length;
+    case ArgSlot::Step: return op.step;
+    case ArgSlot::Scalar: return op.scalar;
+    default: break;  // the table's kinds fit their slots (op_table_is_well_typed)
+  }
+  return op.dim;
+}
+inline int64_t op_int(const Op& op, ArgSlot slot) { return op_int(const_cast<Op&>(op), slot); }
+inline std::optional<int64_t>& op_opt_int(Op& op, ArgSlot slot) {
+  return slot == ArgSlot::End ? op.end : op.start;
+}
+inline const std::optional<int64_t>& op_opt_int(const Op& op, ArgSlot slot) {
+  return slot == ArgSlot::End ? op.end : op.start;
+}
+
+// The format version an op needs (clone with a dim order is version 2).
+int op_min_version(const Op& op);
+
+// One `input` line: a program input with its own sizes, dim order and dtype
+// (version 2 allows several, each with its own dtype: `input y [2, 3]
+// dtype=int8 dim_order=[1, 0]`).
+struct InputDecl {
+  std::string name = "x";
+  std::vector<int64_t> sizes;
+  std::vector<int> dim_order;       // empty = identity
+  std::optional<ScalarType> dtype;  // nullopt: the case's `dtype` line (the default)
+
+  std::vector<int> effective_dim_order() const;
+};
+
+struct Case {
+  int version = 1;  // the format version it was read as (the printer never writes less than it needs)
+  ScalarType dtype = ScalarType::Float;  // the `dtype` line: every input's default dtype
+  std::vector<InputDecl> inputs{InputDecl{}};  // at least one, in the order of the input lines
+  std::vector<Op> ops;
+  std::vector<std::string> outputs;
+
+  // Input k's dtype: its own, or the default.
+  ScalarType input_dtype(size_t k) const { return inputs[k].dtype.value_or(dtype); }
+  // The input named `name`, or nullptr.
+  const InputDecl* find_input(const std::string& name) const;
+  bool is_input(const std::string& name) const { return find_input(name) != nullptr; }
+  bool has_eager_ops() const;
+  int min_version() const;  // the lowest format version that can hold it
+};
+
+bool operator==(const Op& a, const Op& b);
+bool operator==(const InputDecl& a, const InputDecl& b);
+bool operator==(const Case& a, const Case& b);
+inline bool operator!=(const Case& a, const Case& b) { return !(a == b); }
+
+// The names an op uses (reads, or writes in place), and the one it mutates in
+// place ("" if none). Lifetimes and hazards are built from these two.
+std::vector<std::string> op_uses(const Op& op);
+const std::string& op_mutated(const Op& op);
+
+}  // namespace slicefuzz

@@ -1,0 +1,60 @@
+// What the judge's analysis (oracles/analysis.h) knows of a case before anything
+// runs: names resolved to value indices, every value's sizes, the op that must
+// fail, the bytes it needs. Plain data: the system under test reads it as an
+// exported program's metadata (the static shapes a real exporter hands the pass
+// and the planner); the judge's predictions are computed only in oracles/.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vocab/case.h"
+
+namespace slicefuzz {
+
+inline constexpr int64_t kDefaultByteBudget = int64_t{64} << 20;  // 64 MiB per case
+
+// Every value's own layout: sizes, dtype and dim order (a slice keeps its
+// source's order, select_copy and squeeze_copy drop entries, unsqueeze_copy inserts
+// one, view_copy is row-major, clone(dim_order=...) chooses). The pass, the
+// planner and the executors read a value's layout here, never the case's.
+struct ValueInfo {
+  std::string name;
+  std::vector<int64_t> sizes;  // empty vector also for rank 0; see `known`
+  std::vector<int> dim_order;  // explicit (identity spelled out); size == rank when known
+  ScalarType dtype = ScalarType::Float;
+  bool known = false;          // layout known (defined before the first failing op)
+  int def_op = -1;             // -1: a program input
+};
+
+struct OpInfo {
+  int result = -1;  // value index defined by this op
+  int src = -1;     // value read (slice_copy, clone, copy_ source)
+  int target = -1;  // value mutated in place (add_, copy_)
+};
+
+struct ProgramInfo {
+  // values[0 .. num_inputs-1] are the inputs, in the order of the case's input
+  // lines; then one value per defining op, in program order.
+  std::vector<ValueInfo> values;
+  int num_inputs = 1;
+  std::vector<OpInfo> ops;
+  std::vector<int> outputs;
+  // The first op whose arguments are invalid for its input (rank 0, dim out of
+  // range, step <= 0, copy_ between different sizes): every path must fail there,
+  // and nothing after it runs. -1 when the program is valid throughout.
+  int failing_op = -1;
+  std::string failing_reason;
+  int64_t total_bytes = 0;  // all tensors defined before failing_op
+};
+
+struct AnalysisError {
+  enum class Where { Input, Op, Outputs } where = Where::Input;
+  int op = -1;  // for Where::Op; for Where::Input, the input's index
+  // Why, as data: a generator or mutator repairs an order-dependent copy_ (by
+  // copying a clone of the source, what PyTorch's own error message advises).
+  enum class Cause : uint8_t { Malformed, OrderDependentCopy } cause = Cause::Malformed;
+  std::string message;
+};
+
+}  // namespace slicefuzz
