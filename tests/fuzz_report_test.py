@@ -38,6 +38,7 @@ with open(fixture) as f:
 check(rec.get("line") == op_line, "line %r, the op is on line %d" % (rec.get("line"), op_line))
 check(rec.get("status") == "NEW", "status %r" % rec.get("status"))
 check(rec.get("frames") == [] and rec.get("cause") == "", "no dead worker, no diagnosis: %r" % rec)
+check(rec.get("check") == "rewrite-decisions", "the runner's check that made it: %r" % rec.get("check"))
 known = subprocess.run([CLI, "triage", "--jsonl", "--backend", "faulty-output-rule", "--known",
                         os.path.dirname(fixture), fixture], capture_output=True, text=True)
 check(known.returncode == 0 and '"status":"KNOWN"' in known.stdout.replace(" ", ""),

@@ -179,6 +179,7 @@ static std::string triage_record(const std::string& file, const std::string& tex
   w.key("op_kind").value(op_kind);
   w.key("line").value(static_cast<int64_t>(line));
   w.key("rule").value(s.rule);
+  w.key("check").value(s.check);  // the runner's check that made it
   w.key("cause").value(s.cause);  // a whole-program worker's diagnosis of its own pass
   // A dead worker's frames inside the system under test, top first, as the
   // signature reads them (harness/triage/signature.h, sut_frames): the report quotes

@@ -25,6 +25,7 @@ CaseSummary summarize(const CaseReport& report) {
     s.op = f->op;
     s.cause = f->cause;
     s.rule = f->rule;
+    s.check = f->check;
   }
   for (const Finding& f : report.findings) s.tolerated += f.tolerated;
   s.slices = report.slices;
@@ -49,6 +50,7 @@ std::string encode_summary(const CaseSummary& s) {
   o << "cause " << one_line(s.cause) << '\n';
   o << "rule " << one_line(s.rule) << '\n';
   o << "path " << one_line(s.path) << '\n';
+  o << "check " << one_line(s.check) << '\n';
   return o.str();
 }
 
@@ -100,6 +102,7 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
     if (key == "cause") s.cause = value;
     else if (key == "rule") s.rule = value;
     else if (key == "path") s.path = value;
+    else if (key == "check") s.check = value;
   }
   return s;
 }

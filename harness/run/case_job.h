@@ -23,6 +23,7 @@ struct CaseSummary {
   std::string unsupported;  // UNSUPPORTED: the declared limit the case lies outside
   std::string cause;        // the finding's Finding::cause (a worker's diagnosis)
   std::string rule;         // the finding's Finding::rule (the judge's broken rule or invariant)
+  std::string check;        // the finding's Finding::check (the runner's check that made it)
 };
 
 CaseSummary summarize(const CaseReport& report);
