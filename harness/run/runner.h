@@ -1,4 +1,5 @@
-// The differential runner: one case through every path, compared.
+// The differential runner: one case through every path, judged by a list of
+// named checks over one execution record (harness/run/checks.h has the table):
 //   torch oracle  vs  naive reference   -> ORACLE_DISAGREEMENT (then nothing else)
 //   torch oracle  vs  copy path         -> ERROR_MISMATCH, VALUE_MISMATCH
 //   pass decisions vs independent eligibility -> UNSOUND_REWRITE, MISSED_REWRITE
@@ -6,7 +7,8 @@
 //   torch oracle  vs  rewrite path      -> ERROR_MISMATCH, VALUE_MISMATCH
 //   alias pointers vs torch views       -> ALIAS_VIOLATION (et_slice, et_select, et_view)
 // plus an int64 provenance shadow of the program for dtypes whose fill repeats
-// values, so a misplaced element is caught even in bool or int8.
+// values, so a misplaced element is caught even in bool or int8: the same loop
+// over a record of its own.
 #pragma once
 #include <cstdint>
 #include <vector>
