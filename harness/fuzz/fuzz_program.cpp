@@ -158,6 +158,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   slicefuzz::RunOptions options;
+  // libFuzzer's death callback writes the crashing input: keep it (runner.h).
+  options.note_path_at_death = false;
   options.byte_budget = g_budget;
   slicefuzz::CaseReport report = slicefuzz::run_case(p.c, p.info, *g_backend, options);
   if (const slicefuzz::Finding* f = report.first_failure(); f && !g_known.empty()) {

@@ -23,6 +23,11 @@ namespace slicefuzz {
 struct RunOptions {
   int64_t byte_budget = kDefaultByteBudget;
   bool provenance_shadow = true;
+  // Install the sanitizers' death callback that writes kWorkerPathNote (below).
+  // The sanitizers keep one death callback per process: an in-process libFuzzer
+  // target must leave libFuzzer's own, which writes the crashing input (without
+  // it a sanitizer finding's input is lost).
+  bool note_path_at_death = true;
 };
 
 // One view-copy op's rewrite decision, for the share rewritten per op kind
