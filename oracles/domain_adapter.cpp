@@ -12,9 +12,11 @@ TorchSliceArgs adapt_slice_args_for_torch(int64_t size, std::optional<int64_t> s
     if (!v) return v;
     return std::clamp<int64_t>(*v, -(size + 1), size + 1);
   };
-  TorchSliceArgs a{clamp_index(start), clamp_index(end), step};
-  if (step > 0) a.step = std::min<int64_t>(step, std::max<int64_t>(size, 1));
-  return a;
+  return TorchSliceArgs{clamp_index(start), clamp_index(end), torch_slice_step(size, step)};
+}
+
+int64_t torch_slice_step(int64_t size, int64_t step) {
+  return step > 0 ? std::min<int64_t>(step, std::max<int64_t>(size, 1)) : step;
 }
 
 std::vector<int64_t> squeeze_dims_for_torch(int64_t rank, const std::vector<int64_t>& dims) {

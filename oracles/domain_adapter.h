@@ -28,6 +28,14 @@ struct TorchSliceArgs {
 TorchSliceArgs adapt_slice_args_for_torch(int64_t size, std::optional<int64_t> start,
                                           std::optional<int64_t> end, int64_t step);
 
+// The step torch is given for a slice of a dim of `size` elements. It is also
+// the factor on that dim's stride in torch's view, even where the slice keeps
+// one element or none (torch multiplies always), and torch's copy_ compares
+// whole stride lists: a view's strides on its size-1 dims decide whether copy_
+// between two views of one storage is refused. The judge's view of a slice
+// (judge_layouts.cpp, op_view) takes its stride from here for that reason.
+int64_t torch_slice_step(int64_t size, int64_t step);
+
 // What the adapter throws for an op that our semantics refuse and torch 1.13
 // would run (the oracle reports it as the op's error, like torch's own).
 struct TorchDomainError : std::invalid_argument {

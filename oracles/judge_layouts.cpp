@@ -1,5 +1,7 @@
 #include "oracles/judge_layouts.h"
 
+#include "oracles/domain_adapter.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -328,7 +330,9 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
       v.sizes[span.dim] = span.length;
       // An empty view reads nothing; torch still offsets it, but never past the end.
       if (span.length > 0) v.offset += span.start * src.strides[span.dim];
-      if (span.length > 1) v.strides[span.dim] *= span.step;
+      // torch multiplies the stride whatever the length (a size-1 dim keeps the
+      // factor, and copy_'s overlap check compares it), by the step it is given.
+      v.strides[span.dim] *= torch_slice_step(src.sizes[span.dim], span.step);
       return true;
     }
     case OpKind::ExpandCopy: {

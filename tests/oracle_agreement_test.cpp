@@ -78,8 +78,9 @@ std::string disagreement(const ParseResult& p, TorchOracleResult& torch) {
       if (tv.storage_offset != jv->offset)
         return op_text(tv.op) + ": torch's storage offset " + std::to_string(tv.storage_offset) +
                ", the judge's " + std::to_string(jv->offset);
+      // Every stride, size-1 dims included (copy_'s overlap check compares them).
       for (size_t d = 0; d < tv.sizes.size(); ++d)
-        if (tv.sizes[d] > 1 && tv.strides[d] != jv->strides[d])
+        if (tv.strides[d] != jv->strides[d])
           return op_text(tv.op) + ": stride of dim " + std::to_string(d) + " differs";
     }
     if (tv.dense != judge::view_is_dense(*jv, res.dim_order))
