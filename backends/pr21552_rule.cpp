@@ -68,8 +68,8 @@ bool has_default_dim_order(const Tensor& base) {
   return true;
 }
 
-SliceDecision keep_copy(int op, int value, const char* rule, const char* reason) {
-  return SliceDecision{op, value, false, reason, rule};
+RewriteDecision keep_copy(int op, int value, const char* rule, const char* reason) {
+  return RewriteDecision{op, value, false, reason, rule};
 }
 
 RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info) {
@@ -142,7 +142,7 @@ RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info) {
     plan.root[oi.result] = plan.root[oi.src];
     plan.delta_bytes[oi.result] =
         offset > INT64_MAX ? INT64_MAX : static_cast<int64_t>(offset);
-    SliceDecision d{k, oi.result, true, "", "et_slice"};
+    RewriteDecision d{k, oi.result, true, "", "et_slice"};
     d.reason = "PR 21552: memory.slice at byte offset " + std::to_string(plan.delta_bytes[oi.result]) +
                " of '" + info.values[plan.root[oi.result]].name + "'";
     plan.decisions.push_back(std::move(d));

@@ -65,7 +65,7 @@ void BM_kv_cache_arena(benchmark::State& state) {
     rewritten = plan_memory(c, info, rw);
     copy_only = plan_memory(c, info, copy_only_plan(c, info));
     aliases = 0;
-    for (const SliceDecision& d : rw.decisions) aliases += d.alias;
+    for (const RewriteDecision& d : rw.decisions) aliases += d.alias;
   }
   state.counters["arena_bytes"] = static_cast<double>(rewritten.arena_bytes);
   state.counters["copy_only_arena_bytes"] = static_cast<double>(copy_only.arena_bytes);

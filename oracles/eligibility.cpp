@@ -13,7 +13,7 @@ std::string quoted(const ProgramInfo& info, int v) { return "'" + info.values[v]
 }  // namespace
 
 std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramInfo& info,
-                                                  const std::vector<TorchSliceView>& views,
+                                                  const std::vector<TorchOpView>& views,
                                                   const std::vector<int>& aliased_ops) {
   // Ops from the failing one on never run, so they neither read nor write, and
   // outputs are read (at the end) only when the program runs to the end.
@@ -44,7 +44,7 @@ std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramIn
   for (int v : info.outputs) is_output[v] = true;
 
   std::vector<EligibilityVerdict> out;
-  for (const TorchSliceView& view : views) {
+  for (const TorchOpView& view : views) {
     const int k = view.op;
     const OpInfo& oi = info.ops[k];
     const int y = oi.result, x = oi.src;

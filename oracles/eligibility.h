@@ -1,5 +1,5 @@
 // An eligibility judgement independent of the rewrite pass: density comes from
-// torch's view strides (TorchSliceView::dense), hazards from a deliberately
+// torch's view strides (TorchOpView::dense), hazards from a deliberately
 // simple, quadratic scan of the program. It calls none of the pass's code, so a
 // disagreement means one of the two is wrong.
 #pragma once
@@ -49,7 +49,7 @@ struct EligibilityVerdict {
 //      it) while y or any alias of y is still to be read;
 //   5. y's dtype and dim order are what the op's result must have.
 std::vector<EligibilityVerdict> judge_eligibility(const Case& c, const ProgramInfo& info,
-                                                  const std::vector<TorchSliceView>& views,
+                                                  const std::vector<TorchOpView>& views,
                                                   const std::vector<int>& aliased_ops);
 
 }  // namespace slicefuzz

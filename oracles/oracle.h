@@ -16,8 +16,8 @@ namespace slicefuzz {
 // unsqueeze_copy, view_copy: op_is_view_copy) as torch's *view* of it would have
 // them (at::slice / select / squeeze / unsqueeze / view over the source, laid out
 // in the source value's own dim order): the rewrite path checks its aliases
-// against these. (The name stays from the days of slices only.)
-struct TorchSliceView {
+// against these.
+struct TorchOpView {
   int op = -1;                  // index into Case::ops
   int64_t storage_offset = 0;   // elements, relative to the source's first element
   std::vector<int64_t> sizes;   // the result's sizes
@@ -32,7 +32,7 @@ struct TorchSliceView {
 
 struct TorchOracleResult {
   PathResult path;
-  std::vector<TorchSliceView> slice_views;  // one per executed view-copy op, in op order
+  std::vector<TorchOpView> op_views;  // one per executed view-copy op, in op order
 };
 
 // Runs `c` in libtorch. Errors are captured (error_op, message), never thrown.

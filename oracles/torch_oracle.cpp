@@ -8,7 +8,7 @@
 // squeeze_copy, unsqueeze_copy, view_copy) is torch's view of the source (slice,
 // select, squeeze, unsqueeze, view), copied into the fresh result; the view's
 // storage offset, sizes and strides are the alias facts the rewrite path is held
-// to (TorchSliceView). Where torch 1.13 differs from our semantics, the domain
+// to (TorchOpView). Where torch 1.13 differs from our semantics, the domain
 // adapter (domain_adapter.h) maps or refuses the arguments first.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -241,7 +241,7 @@ class TorchEvaluator {
       // copies even where torch cannot view the source.
       at::Tensor copied = at::view_copy(src, op.ints);
       at::Tensor& out = values_[oi.result] = fresh(oi.result, copied.sizes());
-      TorchSliceView facts;
+      TorchOpView facts;
       facts.op = k;
       facts.sizes = copied.sizes().vec();
       try {
@@ -252,7 +252,7 @@ class TorchEvaluator {
       } catch (const c10::Error&) {
         facts.dense = false;  // torch cannot view it: never an alias
       }
-      res_.slice_views.push_back(std::move(facts));
+      res_.op_views.push_back(std::move(facts));
       out.copy_(copied);
     });
   }
@@ -268,7 +268,7 @@ class TorchEvaluator {
       // expand) is no alias of it, however its strides look.
       if (std::string_view(op_alias_prim(op.kind)) == "et_view" &&
           view.numel() != values_[oi.src].numel())
-        res_.slice_views.back().dense = false;
+        res_.op_views.back().dense = false;
     });
   }
   OpStatus Clone(const Op& op, const OpInfo& oi, int) {
@@ -349,14 +349,14 @@ class TorchEvaluator {
   // the view's facts.
   void copy_view(int k, const OpInfo& oi, const at::Tensor& view) {
     const at::Tensor& src = values_[oi.src];
-    TorchSliceView facts;
+    TorchOpView facts;
     facts.op = k;
     facts.storage_offset = view.storage_offset() - src.storage_offset();
     facts.sizes = view.sizes().vec();
     facts.strides = view.strides().vec();
     values_[oi.result] = fresh(oi.result, view.sizes());
     facts.dense = view_is_dense(view, values_[oi.result]);
-    res_.slice_views.push_back(std::move(facts));
+    res_.op_views.push_back(std::move(facts));
     values_[oi.result].copy_(view);
   }
 
@@ -373,7 +373,7 @@ TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
   // view metadata; measured at ~40% of the oracle's allocations.
   c10::InferenceMode no_autograd;
   TorchOracleResult res;
-  res.slice_views.reserve(c.ops.size());  // at most one per op: no regrowth
+  res.op_views.reserve(c.ops.size());  // at most one per op: no regrowth
   TorchEvaluator ev(info, res);
   res.path = interpret(c, info, ev);
   return res;

@@ -199,7 +199,7 @@ RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const Pas
     const Op& op = c.ops[k];
     if (!op_is_view_copy(op.kind)) continue;
     const OpInfo& oi = info.ops[k];
-    SliceDecision d{k, oi.result, false, "", ""};
+    RewriteDecision d{k, oi.result, false, "", ""};
     const int root = plan.root[oi.src];
     const std::string& y = op.result;
     const Tensor src = value_meta(info.values[oi.src]);

@@ -35,7 +35,7 @@ Fixture fixture(const std::string& body) {
   f.p = parse_case("slicefuzz-case 2\ndtype float32\n" + body);
   EXPECT_TRUE(f.p.ok) << f.p.error;
   f.torch = run_torch_oracle(f.p.c, f.p.info);
-  EXPECT_FALSE(f.torch.slice_views.empty());
+  EXPECT_FALSE(f.torch.op_views.empty());
   const ValueInfo& x = f.p.info.values[0];
   f.in = meta(x.dtype, x.sizes, x.dim_order);
   f.bytes.resize(f.in.nbytes());
@@ -56,14 +56,14 @@ Tensor alias(const Fixture& f, int64_t offset_bytes, std::vector<int> order = {}
 
 std::string violation(const Fixture& f, const Tensor& out) {
   const ValueInfo& y = f.p.info.values[f.p.info.ops[0].result];
-  return alias_contract_violation("et_x", f.in, out, f.torch.slice_views[0], y.dim_order);
+  return alias_contract_violation("et_x", f.in, out, f.torch.op_views[0], y.dim_order);
 }
 
 TEST(AliasContract, SelectOfAChannelsLastBatch) {
   Fixture f = fixture("input x [2, 3, 4, 5] dim_order=[0, 2, 3, 1]\n"
                       "a = select_copy(x, dim=0, index=-1)\nb = clone(a)\noutput b\n");
-  ASSERT_TRUE(f.torch.slice_views[0].dense);
-  EXPECT_EQ(f.torch.slice_views[0].storage_offset, 60);
+  ASSERT_TRUE(f.torch.op_views[0].dense);
+  EXPECT_EQ(f.torch.op_views[0].storage_offset, 60);
   EXPECT_EQ(violation(f, alias(f, 60 * 4)), "");
   // The index taken as written (-1): 60 elements before the input.
   EXPECT_NE(violation(f, alias(f, -60 * 4)).find("leaves the input"), std::string::npos);
@@ -76,7 +76,7 @@ TEST(AliasContract, SelectOfAChannelsLastBatch) {
 TEST(AliasContract, UnsqueezeKeepsTheBytesAndPlacesTheNewDim) {
   Fixture f = fixture("input x [2, 3, 4, 5] dim_order=[0, 2, 3, 1]\n"
                       "a = unsqueeze_copy(x, dim=1)\nb = clone(a)\noutput b\n");
-  ASSERT_TRUE(f.torch.slice_views[0].dense);
+  ASSERT_TRUE(f.torch.op_views[0].dense);
   EXPECT_EQ(violation(f, alias(f, 0)), "");
   // The new dim innermost instead of just outside dim 2: same bytes, but not the
   // dim order the result must have.

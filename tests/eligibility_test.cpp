@@ -18,7 +18,7 @@ ParseResult parsed(const std::string& body) {
 
 std::vector<EligibilityVerdict> verdicts(const ParseResult& p, const std::vector<int>& aliased) {
   const TorchOracleResult t = run_torch_oracle(p.c, p.info);
-  return judge_eligibility(p.c, p.info, t.slice_views, aliased);
+  return judge_eligibility(p.c, p.info, t.op_views, aliased);
 }
 
 TEST(Eligibility, EveryViewCopyOpGetsAVerdict) {
@@ -90,7 +90,7 @@ TEST(Eligibility, TheResultLayoutMustBeTheOps) {
   EXPECT_TRUE(verdicts(p, {})[0].eligible);
   const TorchOracleResult t = run_torch_oracle(p.c, p.info);
   p.info.values[1].dim_order = {0, 1, 2};
-  const auto v = judge_eligibility(p.c, p.info, t.slice_views, {});
+  const auto v = judge_eligibility(p.c, p.info, t.op_views, {});
   EXPECT_FALSE(v[0].eligible);
   EXPECT_NE(v[0].reason.find("layout"), std::string::npos) << v[0].reason;
 }

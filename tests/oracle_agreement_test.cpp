@@ -3,7 +3,7 @@
 // view_copy) and clone(dim_order=), including errors at the right op and
 // channels-last inputs: libtorch 1.13 and the naive reference must fail at the op
 // the analysis names and agree on every output element; torch's view of each
-// view-copy op (TorchSliceView) must be the judge's op_view, dense exactly when
+// view-copy op (TorchOpView) must be the judge's op_view, dense exactly when
 // the judge's density rule says so. Also the domain adapter's torch 1.13 mappings
 // on their own, and random programs of the new ops. None of this needs the system under test (the kernels, the pass), which may not
 // support the new ops yet.
@@ -55,9 +55,9 @@ std::string disagreement(const ParseResult& p, TorchOracleResult& torch) {
   std::vector<int> expected_ops, ops;
   for (int k = 0; k < ran; ++k)
     if (op_is_view_copy(p.c.ops[k].kind)) expected_ops.push_back(k);
-  for (const TorchSliceView& v : torch.slice_views) ops.push_back(v.op);
+  for (const TorchOpView& v : torch.op_views) ops.push_back(v.op);
   if (ops != expected_ops) return "torch's views are not one per view-copy op that ran";
-  for (const TorchSliceView& tv : torch.slice_views) {
+  for (const TorchOpView& tv : torch.op_views) {
     const OpInfo& oi = p.info.ops[tv.op];
     const ValueInfo& src = p.info.values[oi.src];
     const ValueInfo& res = p.info.values[oi.result];
@@ -98,7 +98,7 @@ TorchOracleResult expect_agreement(const ParseResult& p) {
 }
 
 bool dense_at(const TorchOracleResult& t, int op) {
-  for (const TorchSliceView& v : t.slice_views)
+  for (const TorchOpView& v : t.op_views)
     if (v.op == op) return v.dense;
   ADD_FAILURE() << "no view for op " << op;
   return false;
@@ -440,7 +440,7 @@ RC_GTEST_PROP(OracleAgreement, RandomProgramsOfTheNewOps, ()) {
   if (!why.empty()) RC_FAIL(why + "\n" + print_case(p.c));
   RC_CLASSIFY(p.info.failing_op >= 0, "fails");
   bool dense = false, strided = false;
-  for (const TorchSliceView& v : torch.slice_views) (v.dense ? dense : strided) = true;
+  for (const TorchOpView& v : torch.op_views) (v.dense ? dense : strided) = true;
   RC_CLASSIFY(dense, "a dense view");
   RC_CLASSIFY(strided, "a view that is not dense");
 }

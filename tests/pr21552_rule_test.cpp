@@ -31,7 +31,7 @@ Decided decide(const std::string& body, const std::string& name) {
   const RewritePlan plan = b->pass(r.c, r.info);
   for (size_t v = 0; v < r.info.values.size(); ++v) {
     if (r.info.values[v].name != name) continue;
-    for (const SliceDecision& s : plan.decisions)
+    for (const RewriteDecision& s : plan.decisions)
       if (s.value == static_cast<int>(v)) {
         d.alias = s.alias;
         d.rule = s.rule;

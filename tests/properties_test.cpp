@@ -93,9 +93,9 @@ RC_GTEST_PROP(Properties, DensityPredicateMatchesTorchViewStrides, ()) {
   const Case c = *genAnyCase();
   const ProgramInfo info = analyzed(c);
   const TorchOracleResult torch = run_torch_oracle(c, info);
-  RC_ASSERT(torch.slice_views.size() == slices_run_by_torch(c, torch));
+  RC_ASSERT(torch.op_views.size() == slices_run_by_torch(c, torch));
   bool some_dense = false, some_not_dense = false;
-  for (const TorchSliceView& view : torch.slice_views) {
+  for (const TorchOpView& view : torch.op_views) {
     const OurSlice ours = our_slice(c, info, view.op);
     if (view.sizes != info.values[info.ops[view.op].result].sizes)
       RC_FAIL("result sizes differ from torch's view at op " + std::to_string(view.op) + "\n" +
@@ -116,7 +116,7 @@ RC_GTEST_PROP(Properties, EtSliceAliasesTorchsStorageOffsetOrRefuses, ()) {
   const ProgramInfo info = analyzed(c);
   const TorchOracleResult torch = run_torch_oracle(c, info);
   bool refused = false, aliased = false, empty = false;
-  for (const TorchSliceView& view : torch.slice_views) {
+  for (const TorchOpView& view : torch.op_views) {
     const Op& op = c.ops[view.op];
     const std::string where =
         "op " + std::to_string(view.op) + " `" + print_op(op) + "`\n" + print_case(c);

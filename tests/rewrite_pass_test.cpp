@@ -27,10 +27,10 @@ struct Parsed {
     return 0;
   }
   // The decision for the slice that defines `name`.
-  const SliceDecision& decision(const std::string& name) const {
-    static const SliceDecision kNone{};
+  const RewriteDecision& decision(const std::string& name) const {
+    static const RewriteDecision kNone{};
     const int v = value(name);
-    for (const SliceDecision& d : plan.decisions)
+    for (const RewriteDecision& d : plan.decisions)
       if (d.value == v) return d;
     ADD_FAILURE() << "no decision for " << name;
     return kNone;
@@ -46,7 +46,7 @@ struct Parsed {
 void expect_sound(const Parsed& p) {
   const Case& c = p.c;
   const int n = p.info.failing_op >= 0 ? p.info.failing_op : static_cast<int>(c.ops.size());
-  for (const SliceDecision& d : p.plan.decisions) {
+  for (const RewriteDecision& d : p.plan.decisions) {
     if (!d.alias) continue;
     const std::string& y = p.info.values[d.value].name;
     for (const std::string& o : c.outputs) EXPECT_NE(o, y) << "output aliased";
@@ -456,7 +456,7 @@ TEST(RewritePassProperty, GeneratedProgramsGetExactlyTheEligibleAliases) {
       // Other view copies (version 2 generators) are checked in view_rewrite_test;
       // here they only move roots, as the pass decided them.
       if (op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy) {
-        const SliceDecision* dec = p.plan.decision_for_op(k);
+        const RewriteDecision* dec = p.plan.decision_for_op(k);
         ASSERT_NE(dec, nullptr);
         if (dec->alias) root[oi.result] = root[oi.src];
         continue;
@@ -473,7 +473,7 @@ TEST(RewritePassProperty, GeneratedProgramsGetExactlyTheEligibleAliases) {
       }
       for (int m = k + 1; m <= last_read; ++m) ok = ok && p.info.ops[m].target != root[oi.src];
       if (ok) root[oi.result] = root[oi.src];
-      const SliceDecision* dec = p.plan.decision_for_op(k);
+      const RewriteDecision* dec = p.plan.decision_for_op(k);
       ASSERT_NE(dec, nullptr);
       ASSERT_EQ(dec->alias, ok) << "op " << k << ": " << dec->reason << "\n" << print_case(p.c);
       EXPECT_EQ(p.plan.root[oi.result], root[oi.result]);

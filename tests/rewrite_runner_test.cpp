@@ -398,7 +398,7 @@ TEST(ExplainJson, ShowsTheDecisionsThatExecutionUses) {
     const MemoryPlan mem = reference().planner(r.c, r.info, plan);
     ASSERT_EQ(json.rfind("{\"case\":" + json_string(file), 0), 0u);
     EXPECT_EQ(count(json, "\"decision\":"), plan.decisions.size());
-    for (const SliceDecision& d : plan.decisions) {
+    for (const RewriteDecision& d : plan.decisions) {
       const std::string expect = "{\"value\":\"" + r.info.values[d.value].name + "\",\"op\":" +
                                  std::to_string(d.op) + ",\"decision\":\"" +
                                  (d.alias ? "et_slice" : "slice_copy") + "\",\"reason\":\"" +
@@ -412,7 +412,7 @@ TEST(ExplainJson, ShowsTheDecisionsThatExecutionUses) {
     CaseReport rep = run_case(r.c, r.info, reference(), RunOptions{});
     EXPECT_FALSE(rep.failed()) << describe(rep);
     EXPECT_EQ(rep.rewritten, std::count_if(plan.decisions.begin(), plan.decisions.end(),
-                                           [](const SliceDecision& d) { return d.alias; }));
+                                           [](const RewriteDecision& d) { return d.alias; }));
     ASSERT_EQ(rep.rules.size(), plan.decisions.size());
     for (size_t i = 0; i < plan.decisions.size(); ++i)
       EXPECT_EQ(rep.rules[i], plan.decisions[i].rule);

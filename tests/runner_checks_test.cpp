@@ -76,6 +76,23 @@ TEST(RunnerChecks, TheFirstFailingCheckEndsTheCase) {
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].kind, FindingKind::MEMORY_REGRESSION);
   EXPECT_EQ(r.findings[0].check, "arena-growth");
+
+  // The same program with a backend whose rewrite path also breaks later (its
+  // second execution reads through a stale alias pointer: an ASan report, which
+  // would end this very process, `slicefuzz check --backend faulty-alias-pointer-once`
+  // shows it): promising never to grow the arena, the case ends at arena-growth
+  // and the rewrite path never runs.
+  const std::string grows_later =
+      "slicefuzz-case 1\ndtype float32\ninput x [8, 4]\nt = clone(x)\n"
+      "y = slice_copy(t, dim=0, start=1, end=2, step=1)\nz = clone(x)\nw = clone(y)\noutput w, z\n";
+  p = parse_case(grows_later, "grows_later.case");
+  ASSERT_TRUE(p.ok) << p.error;
+  Backend stale = *find_backend("faulty-alias-pointer-once");
+  stale.never_grows_arena = true;
+  r = run_case(p.c, p.info, stale, RunOptions{});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].kind, FindingKind::MEMORY_REGRESSION);
+  EXPECT_EQ(r.findings[0].check, "arena-growth");
 }
 
 // bool repeats its two values: the case's own copy path looks right, and only the

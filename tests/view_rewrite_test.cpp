@@ -30,9 +30,9 @@ struct Program {
     ADD_FAILURE() << "no value named " << name;
     return 0;
   }
-  const SliceDecision& decision(const std::string& name) const {
-    static const SliceDecision kNone{};
-    for (const SliceDecision& d : plan.decisions)
+  const RewriteDecision& decision(const std::string& name) const {
+    static const RewriteDecision kNone{};
+    for (const RewriteDecision& d : plan.decisions)
       if (d.value == value(name)) return d;
     ADD_FAILURE() << "no decision for " << name;
     return kNone;
@@ -61,7 +61,7 @@ std::vector<TensorValue> run_all(const Program& p) {
   const PathResult copy = run_copy_path(p.c, p.info, input, KernelTable{});
   const MemoryPlan plan = plan_memory(p.c, p.info, p.plan);
   int aliases = 0;
-  for (const SliceDecision& d : p.plan.decisions) aliases += d.alias;
+  for (const RewriteDecision& d : p.plan.decisions) aliases += d.alias;
   for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned}) {
     const RewritePathResult rw = run_rewrite_path(p.c, p.info, input, p.plan, plan, KernelTable{}, mode);
     const char* m = alias_mode_name(mode);

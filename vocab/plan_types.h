@@ -8,10 +8,10 @@
 
 namespace slicefuzz {
 
-struct SliceDecision {
-  int op = -1;          // the slice_copy op
+struct RewriteDecision {
+  int op = -1;          // the view-copy op (slice_copy, select_copy, ...)
   int value = -1;       // the value it defines
-  bool alias = false;   // true: et_slice; false: stays slice_copy
+  bool alias = false;   // true: its alias prim op (et_slice, et_view, ...); false: stays a copy
   std::string reason;   // in words, for people
   // A short stable tag for statistics: "et_slice", "not-dense-step",
   // "not-dense-extent", "output", "mutated", "root-written", "copy-only".
@@ -19,14 +19,14 @@ struct SliceDecision {
 };
 
 struct RewritePlan {
-  std::vector<SliceDecision> decisions;  // one per slice_copy that runs
+  std::vector<RewriteDecision> decisions;  // one per view-copy op that runs
   // Per value: the storage it lives in. A non-alias value is its own root with
   // delta 0; an alias points at its root and the byte offset of its first element.
   std::vector<int> root;
   std::vector<int64_t> delta_bytes;
   bool is_alias(int value) const { return root[value] != value; }
-  const SliceDecision* decision_for_op(int op) const {
-    for (const SliceDecision& d : decisions)
+  const RewriteDecision* decision_for_op(int op) const {
+    for (const RewriteDecision& d : decisions)
       if (d.op == op) return &d;
     return nullptr;
   }

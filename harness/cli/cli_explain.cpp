@@ -27,7 +27,7 @@ std::string failing_path(const CaseSummary& s) {
 
 // What a decision made of its op, from the op table: the alias prim op
 // (et_slice, et_select, et_view) or the op itself, kept as a copy.
-std::string decision_label(const Case& c, const SliceDecision& d) {
+std::string decision_label(const Case& c, const RewriteDecision& d) {
   if (d.op < 0 || d.op >= static_cast<int>(c.ops.size()))
     return "op " + std::to_string(d.op) + "?";  // a pass's decision about no op of the case
   const OpKind kind = c.ops[d.op].kind;
@@ -52,7 +52,7 @@ void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
   JsonWriter j;
   j.begin_object().key("case").value(name);
   j.key("slices").begin_array();
-  for (const SliceDecision& d : rw.decisions)
+  for (const RewriteDecision& d : rw.decisions)
     j.begin_object()
         .key("value").value(info.values[d.value].name)
         .key("op").value(d.op)
@@ -165,7 +165,7 @@ std::string alias_legend(const Case& c, const RewritePlan& rw) {
   std::string prims;
   for (const OpKindInfo& row : kOpKinds) {
     if (row.alias_prim[0] == '\0' || prims.find(row.alias_prim) != std::string::npos) continue;
-    for (const SliceDecision& d : rw.decisions)
+    for (const RewriteDecision& d : rw.decisions)
       if (d.alias && d.op >= 0 && d.op < static_cast<int>(c.ops.size()) &&
           op_alias_prim(c.ops[d.op].kind) == std::string_view(row.alias_prim)) {
         prims += (prims.empty() ? "" : "/") + std::string(row.alias_prim);
@@ -263,9 +263,9 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
   if (rw.decisions.empty())
     std::printf("  (no %s runs)\n", p.c.min_version() >= 2 ? "view-copy op" : "slice_copy");
   int width = 10;  // the v1 labels' width (slice_copy): v1 explanations keep their columns
-  for (const SliceDecision& d : rw.decisions)
+  for (const RewriteDecision& d : rw.decisions)
     width = std::max(width, static_cast<int>(decision_label(p.c, d).size()));
-  for (const SliceDecision& d : rw.decisions)
+  for (const RewriteDecision& d : rw.decisions)
     std::printf("  op %d %-*s %s: %s\n", d.op, width, decision_label(p.c, d).c_str(),
                 d.value >= 0 && d.value < static_cast<int>(p.info.values.size())
                     ? p.info.values[d.value].name.c_str() : "?",

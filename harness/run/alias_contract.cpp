@@ -38,7 +38,7 @@ bool same_meta(const Tensor& a, const Tensor& b) {
 }  // namespace
 
 std::string alias_contract_violation(const char* prim, const Tensor& in, const Tensor& out,
-                                     const TorchSliceView& view,
+                                     const TorchOpView& view,
                                      const std::vector<int>& want_order) {
   const int64_t es = static_cast<int64_t>(in.element_size());
   const int64_t delta = out.bytes() - in.bytes();
@@ -91,10 +91,10 @@ std::string alias_contract_violation(const char* prim, const Tensor& in, const T
   return {};
 }
 
-void check_et_slice_contract(const Case& c, const ProgramInfo& info,
-                             const std::vector<TorchSliceView>& views, const Backend& backend,
+void check_alias_contract(const Case& c, const ProgramInfo& info,
+                             const std::vector<TorchOpView>& views, const Backend& backend,
                              std::vector<Finding>& findings) {
-  for (const TorchSliceView& view : views) {
+  for (const TorchOpView& view : views) {
     const Op& op = c.ops[view.op];
     const OpInfo& oi = info.ops[view.op];
     const char* prim = op_alias_prim(op.kind);

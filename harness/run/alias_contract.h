@@ -24,11 +24,11 @@ namespace slicefuzz {
 // along dims of more than one element, bounds inside in's bytes, and the byte
 // offset torch's storage offset gives.
 std::string alias_contract_violation(const char* prim, const Tensor& in, const Tensor& out,
-                                     const TorchSliceView& view,
+                                     const TorchOpView& view,
                                      const std::vector<int>& result_dim_order);
 
-void check_et_slice_contract(const Case& c, const ProgramInfo& info,
-                             const std::vector<TorchSliceView>& views, const Backend& backend,
+void check_alias_contract(const Case& c, const ProgramInfo& info,
+                             const std::vector<TorchOpView>& views, const Backend& backend,
                              std::vector<Finding>& findings);
 
 }  // namespace slicefuzz

@@ -139,10 +139,10 @@ void copy_path(const ExecutionRecord& r, AliasMode, CaseReport& report) {
 void rewrite_decisions(const ExecutionRecord& r, AliasMode, CaseReport& report) {
   const Case& c = r.c;
   std::vector<int> aliased_ops;
-  for (const SliceDecision& d : r.rewrite->decisions)
+  for (const RewriteDecision& d : r.rewrite->decisions)
     if (d.alias) aliased_ops.push_back(d.op);
-  for (const EligibilityVerdict& v : judge_eligibility(c, r.info, r.torch->slice_views, aliased_ops)) {
-    const SliceDecision* d = r.rewrite->decision_for_op(v.op);
+  for (const EligibilityVerdict& v : judge_eligibility(c, r.info, r.torch->op_views, aliased_ops)) {
+    const RewriteDecision* d = r.rewrite->decision_for_op(v.op);
     const bool aliased = d && d->alias;
     if (aliased && !v.eligible) {
       Finding f = finding(FindingKind::UNSOUND_REWRITE, "rewrite", v.op,
@@ -240,7 +240,7 @@ void rewrite_values_again(const ExecutionRecord& r, AliasMode mode, CaseReport& 
 }
 
 void alias_contract(const ExecutionRecord& r, AliasMode, CaseReport& report) {
-  check_et_slice_contract(r.c, r.info, r.torch->slice_views, r.backend, report.findings);
+  check_alias_contract(r.c, r.info, r.torch->op_views, r.backend, report.findings);
 }
 
 // An out-of-process backend runs the whole program: its answer is compared with
@@ -334,7 +334,7 @@ std::vector<Check> shadow_checks(AliasMode mode) {
 std::vector<int64_t> torch_alias_deltas(const ExecutionRecord& r) {
   const ProgramInfo& info = r.info;
   std::vector<int64_t> torch_delta(info.values.size(), 0);
-  for (const TorchSliceView& view : r.torch->slice_views) {
+  for (const TorchOpView& view : r.torch->op_views) {
     const OpInfo& oi = info.ops[view.op];
     const int64_t es = static_cast<int64_t>(element_size(info.values[oi.result].dtype));
     // Wrapping: an empty view of sizes past int32 beside a 0 has a storage offset

@@ -20,11 +20,12 @@
 
 namespace slicefuzz {
 
-// What a check reads. The runner produces each stage once, when the first check
-// that needs it runs (RewriteRun: once per alias mode).
+// What a check reads besides the libtorch oracle's result (values and torch's
+// views), which every check reads and the runner produces first. The runner
+// produces each stage once, when the first check that needs it runs
+// (RewriteRun: once per alias mode).
 enum class Stage {
-  None,        // the case and the backend alone
-  Torch,       // the libtorch oracle (values and torch's views)
+  None,        // the case, the backend and torch's result alone
   Naive,       // the naive reference
   CopyPath,    // the inputs and the copy path
   Pass,        // the backend's rewrite decisions

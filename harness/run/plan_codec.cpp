@@ -33,7 +33,7 @@ std::string encode_plans(const PlansForExplain& p) {
   o << "values " << rw.root.size() << '\n';
   for (size_t v = 0; v < rw.root.size(); ++v) o << rw.root[v] << ' ' << rw.delta_bytes[v] << '\n';
   o << "decisions " << rw.decisions.size() << '\n';
-  for (const SliceDecision& d : rw.decisions)  // reason last: it is free text
+  for (const RewriteDecision& d : rw.decisions)  // reason last: it is free text
     o << d.op << ' ' << d.value << ' ' << d.alias << ' ' << d.rule << ' ' << d.reason << '\n';
   encode_memory(o, "plan", p.plan);
   encode_memory(o, "copy_plan", p.copy_plan);
@@ -51,7 +51,7 @@ bool decode_plans(const std::string& text, PlansForExplain& p) {
     if (!(in >> p.rewrite.root[v] >> p.rewrite.delta_bytes[v])) return false;
   if (!(in >> tag >> n) || tag != "decisions" || n > 100000) return false;
   p.rewrite.decisions.resize(n);
-  for (SliceDecision& d : p.rewrite.decisions) {
+  for (RewriteDecision& d : p.rewrite.decisions) {
     if (!(in >> d.op >> d.value >> d.alias >> d.rule)) return false;
     in.get();  // the space before the reason
     std::getline(in, d.reason);

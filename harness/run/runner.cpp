@@ -95,8 +95,7 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
     r.torch = run_torch_oracle(c, info);
   }
   switch (stage) {
-    case Stage::None:
-    case Stage::Torch: return;
+    case Stage::None: return;
     case Stage::Naive:
       if (!r.naive) {
         RunningPath running("oracle");
@@ -116,7 +115,7 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
         if (!counters) return;
         counters->rules.reserve(r.rewrite->decisions.size());
         counters->decided.reserve(r.rewrite->decisions.size());
-        for (const SliceDecision& d : r.rewrite->decisions) {
+        for (const RewriteDecision& d : r.rewrite->decisions) {
           counters->rewritten += d.alias;
           counters->rules.push_back(d.rule);
           counters->decided.push_back({d.op >= 0 && d.op < static_cast<int>(c.ops.size())
