@@ -1,4 +1,5 @@
 #include "oracles/analysis.h"
+#include "oracles/dynamic_analysis.h"
 
 #include <algorithm>
 #include <cstdarg>
@@ -83,6 +84,7 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
     v.dtype = dtype;
     v.def_op = def_op;
     v.known = false;
+    v.constant = false;
     v.sizes.clear();
     v.dim_order.clear();
     return v;
@@ -124,6 +126,7 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
                   over_budget((c.inputs.size() > 1 ? "input '" + in.name + "' " : std::string("input ")) +
                               sizes_string(in.sizes)));
     v.dim_order = in.effective_dim_order();  // the identity spelled out when omitted
+    v.constant = in.constant;
   }
 
   // Eager views share storage: with any view in the program, every value's
@@ -259,6 +262,33 @@ ParseResult parse_case(std::string_view text, std::string_view filename, int64_t
   if (!syntax.ok) {
     r.error = std::move(syntax.error);
     return r;
+  }
+  if (r.c.version >= kDynamicCaseVersion) {  // symbols, constants, executions
+    DynamicError derr;
+    int op = -1;
+    bool ok = true;
+    if (r.c.is_dynamic()) {
+      ok = analyze_dynamic(r.c, budget, r.dynamic, r.info, derr);
+    } else if (std::string why = constant_write_error(r.c, op); !why.empty()) {
+      derr = DynamicError{DynamicError::Where::Op, op, why};
+      ok = false;
+    }
+    if (!ok) {
+      using D = DynamicError::Where;
+      auto line_of = [&](const std::vector<int>& lines, int k, int fallback) {
+        return k >= 0 && static_cast<size_t>(k) < lines.size() ? lines[k] : fallback;
+      };
+      const int line = derr.where == D::Sym     ? line_of(syntax.sym_lines, derr.index, syntax.input_line)
+                       : derr.where == D::Input ? line_of(syntax.input_lines, derr.index, syntax.input_line)
+                       : derr.where == D::Op    ? line_of(syntax.op_lines, derr.index, syntax.input_line)
+                                                : line_of(syntax.run_lines, derr.index, syntax.output_line);
+      r.error = std::string(filename) + ":" + std::to_string(line) + ": " + derr.message;
+      return r;
+    }
+    if (r.c.is_dynamic()) {
+      r.ok = true;
+      return r;
+    }
   }
   AnalysisError err;
   if (!analyze(r.c, budget, r.info, err)) {

@@ -1,5 +1,7 @@
 #include "oracles/values.h"
 
+#include <algorithm>
+
 #include <array>
 
 #include "oracles/judge_facts.h"
@@ -43,16 +45,20 @@ const TensorValue& cached_input_value(ScalarType dtype, const std::vector<int64_
 }
 
 std::vector<int64_t> input_fill_starts(const ProgramInfo& info) {
-  std::vector<int64_t> starts;
-  starts.reserve(static_cast<size_t>(info.num_inputs > 0 ? info.num_inputs : 0));
+  const int n_inputs = std::min<int>(std::max(info.num_inputs, 0), static_cast<int>(info.values.size()));
+  std::vector<int64_t> starts(static_cast<size_t>(n_inputs), 0);
   int64_t next = 0;
-  for (int k = 0; k < info.num_inputs && k < static_cast<int>(info.values.size()); ++k) {
-    starts.push_back(next);
-    int64_t n = 1;
-    // An analysed input: its sizes, size-0 dims counted as 1, multiply within int64.
-    for (int64_t s : info.values[k].sizes) n *= s;
-    next += n;
-  }
+  // Constants (version 4) first, so that their stretches never move with a dynamic
+  // input's actual size: a constant holds the same bytes at every execution.
+  for (int pass = 0; pass < 2; ++pass)
+    for (int k = 0; k < n_inputs; ++k) {
+      if (info.values[k].constant != (pass == 0)) continue;
+      starts[k] = next;
+      int64_t n = 1;
+      // An analysed input: its sizes, size-0 dims counted as 1, multiply within int64.
+      for (int64_t s : info.values[k].sizes) n *= s;
+      next += n;
+    }
   return starts;
 }
 

@@ -24,7 +24,7 @@ std::string with_header(const char* body) { return std::string(H) + body; }
 TEST(ParserErrors, NameTheLineAndWhatWasExpected) {
   const Bad cases[] = {
       {"", "f.case:1", "expected the header"},
-      {"slicefuzz-case 4\n", "f.case:1", "format version 4 is not supported"},
+      {"slicefuzz-case 5\n", "f.case:1", "format version 5 is not supported"},
       {"slicefuzz-case 1\ndtype float33\n", "f.case:2", "unknown dtype 'float33'"},
       {"slicefuzz-case 1\ndtype float32\n", "f.case:3", "expected 'input NAME [SIZES]'"},
       {"slicefuzz-case 1\ndtype float32\ninput x [2]\n", "f.case:4", "'output NAME, ...'"},

@@ -6,13 +6,21 @@ namespace slicefuzz {
 
 bool operator==(const Op& a, const Op& b) { return a.fields() == b.fields(); }
 
+bool operator==(const SymArg& a, const SymArg& b) { return a.fields() == b.fields(); }
+
 bool operator==(const InputDecl& a, const InputDecl& b) {
-  return a.name == b.name && a.sizes == b.sizes && a.dim_order == b.dim_order && a.dtype == b.dtype;
+  return a.name == b.name && a.sizes == b.sizes && a.dim_order == b.dim_order && a.dtype == b.dtype &&
+         a.sym_sizes == b.sym_sizes && a.constant == b.constant;
 }
 
 bool operator==(const Case& a, const Case& b) {
+  auto syms = [](const Case& c) {
+    std::vector<std::tuple<std::string, int64_t, int64_t>> v;
+    for (const SymDecl& d : c.syms) v.emplace_back(d.name, d.lo, d.hi);
+    return v;
+  };
   return a.version == b.version && a.dtype == b.dtype && a.inputs == b.inputs && a.ops == b.ops &&
-         a.outputs == b.outputs;
+         a.outputs == b.outputs && syms(a) == syms(b) && a.runs == b.runs;
 }
 
 const InputDecl* Case::find_input(const std::string& name) const {
@@ -50,6 +58,12 @@ int Case::min_version() const {
   for (const InputDecl& in : inputs)
     if (in.dtype && *in.dtype != dtype) v = 2;
   for (const Op& op : ops) v = std::max(v, op_min_version(op));
+  // Symbols, constants and executions are version 4.
+  if (!syms.empty() || !runs.empty() || has_constants()) v = std::max(v, kDynamicCaseVersion);
+  for (const InputDecl& in : inputs)
+    if (in.is_dynamic()) v = std::max(v, kDynamicCaseVersion);
+  for (const Op& op : ops)
+    if (!op.sym_args.empty()) v = std::max(v, kDynamicCaseVersion);
   return v;
 }
 

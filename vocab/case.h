@@ -32,6 +32,53 @@ inline bool op_is_view(OpKind k) { return k == OpKind::Slice || k == OpKind::Sel
 inline bool op_is_view_copy(OpKind k) { return op_kind_info(k).alias_prim[0] != '\0'; }
 inline const char* op_alias_prim(OpKind k) { return op_kind_info(k).alias_prim; }
 
+// Version 4 (docs/design.md section 8): a symbol names a dynamic size or a runtime
+// integer (torch.export's `s0`, ExecuTorch's SymInt), with the range its values
+// may take at an execution. The top of the range is the bound of every dim that
+// the symbol sizes (DYNAMIC_BOUND).
+inline constexpr int kDynamicCaseVersion = 4;
+inline constexpr int kNewestReadableCaseVersion =
+    kLatestCaseVersion > kDynamicCaseVersion ? kLatestCaseVersion : kDynamicCaseVersion;
+inline constexpr int64_t kMaxSymbolValue = int64_t{1} << 20;  // a range's top, at most
+inline constexpr size_t kMaxSymbols = 8;
+inline constexpr size_t kMaxRuns = 64;
+
+struct SymDecl {
+  std::string name;
+  int64_t lo = 0, hi = 0;  // 0 <= lo <= hi <= kMaxSymbolValue
+  auto fields() const { return std::tie(name, lo, hi); }
+};
+
+// `NAME`, `NAME+K` or `NAME-K`: symbol `sym` (an index into Case::syms) plus `add`.
+struct SymExpr {
+  int sym = -1;
+  int64_t add = 0;
+  auto fields() const { return std::tie(sym, add); }
+};
+
+// An op's integer argument that is a symbolic expression: the argument's slot
+// (vocab/op_schema.h) and, for a list slot, the entry. The op's own field for that
+// slot holds 0 until the case is concretised (vocab/concretise.h).
+struct SymArg {
+  ArgSlot slot = ArgSlot::Start;
+  int entry = -1;  // the list entry for ArgSlot::Ints, -1 otherwise
+  SymExpr expr;
+  auto fields() const { return std::tie(slot, entry, expr.sym, expr.add); }
+};
+bool operator==(const SymArg& a, const SymArg& b);
+
+// Whether an argument of this role may be symbolic: positions, extents and result
+// sizes (what export makes symbolic); never a dim, a step or a scalar.
+inline bool role_takes_symbol(ArgRole r) {
+  return r == ArgRole::Position || r == ArgRole::Extent || r == ArgRole::Sizes;
+}
+
+// One execution (`run NAME=INT ...`): a value per symbol, in declaration order.
+struct Execution {
+  std::vector<int64_t> values;
+  bool operator==(const Execution& o) const { return values == o.values; }
+};
+
 struct Op {
   OpKind kind = OpKind::SliceCopy;
   std::string result;  // defined value (slice_copy, clone); empty for add_, copy_
@@ -49,11 +96,19 @@ struct Op {
   bool single_dim = false;
   // clone(SRC, dim_order=[...]): a copy into that layout; nullopt keeps SRC's.
   std::optional<std::vector<int>> dim_order;
+  // Version 4: the arguments that are symbolic (at most one per slot and entry).
+  std::vector<SymArg> sym_args;
 
   // Every field, for equality (a new field is compared once it is listed here).
   auto fields() const {
     return std::tie(kind, result, src, target, dim, start, end, step, scalar, index, length, ints,
-                    single_dim, dim_order);
+                    single_dim, dim_order, sym_args);
+  }
+  // The symbolic expression at `slot` (and list `entry`), or nullptr.
+  const SymExpr* sym_at(ArgSlot slot, int entry = -1) const {
+    for (const SymArg& a : sym_args)
+      if (a.slot == slot && a.entry == entry) return &a.expr;
+    return nullptr;
   }
 };
 
@@ -89,6 +144,19 @@ struct InputDecl {
   std::vector<int64_t> sizes;
   std::vector<int> dim_order;       // empty = identity
   std::optional<ScalarType> dtype;  // nullopt: the case's `dtype` line (the default)
+  // Version 4: per dim, the symbol that sizes it (an index into Case::syms), or -1
+  // for a static dim; empty when every dim is static. A dynamic dim's entry in
+  // `sizes` is its bound (the symbol's top) until the case is concretised.
+  std::vector<int> sym_sizes;
+  // Version 4, `const NAME [...]`: a constant (a weight, a registered buffer) in
+  // the program, not in planned memory; never written; static sizes.
+  bool constant = false;
+
+  bool is_dynamic() const {
+    for (int s : sym_sizes)
+      if (s >= 0) return true;
+    return false;
+  }
 
   std::vector<int> effective_dim_order() const;
 };
@@ -99,6 +167,22 @@ struct Case {
   std::vector<InputDecl> inputs{InputDecl{}};  // at least one, in the order of the input lines
   std::vector<Op> ops;
   std::vector<std::string> outputs;
+  // Version 4: the symbols (declared before the inputs) and the executions, in
+  // order (after the output line; at least one when a symbol is declared).
+  std::vector<SymDecl> syms;
+  std::vector<Execution> runs;
+
+  bool is_dynamic() const { return !syms.empty(); }
+  bool has_constants() const {
+    for (const InputDecl& in : inputs)
+      if (in.constant) return true;
+    return false;
+  }
+  int find_sym(const std::string& name) const {
+    for (size_t i = 0; i < syms.size(); ++i)
+      if (syms[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
 
   // Input k's dtype: its own, or the default.
   ScalarType input_dtype(size_t k) const { return inputs[k].dtype.value_or(dtype); }

@@ -1,4 +1,5 @@
 #include "vocab/case_format.h"
+#include "vocab/case_line.h"
 
 #include <cctype>
 #include <charconv>
@@ -11,75 +12,8 @@
 namespace slicefuzz {
 
 namespace {
-
-inline constexpr size_t kMaxLineLength = 4096;
-
-// A cursor over one line, with the line number for error messages.
-class Line {
- public:
-  Line(std::string_view text, int number) : s_(text), number_(number) {}
-  int number() const { return number_; }
-
-  void skip_space() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\r')) ++pos_;
-  }
-  bool at_end() {
-    skip_space();
-    return pos_ >= s_.size();
-  }
-  bool peek(char c) {
-    skip_space();
-    return pos_ < s_.size() && s_[pos_] == c;
-  }
-  bool accept(char c) {
-    skip_space();
-    if (pos_ < s_.size() && s_[pos_] == c) return ++pos_, true;
-    return false;
-  }
-  bool ident(std::string& out) {
-    skip_space();
-    size_t b = pos_;
-    if (pos_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
-      while (pos_ < s_.size() &&
-             (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
-        ++pos_;
-    }
-    out.assign(s_.substr(b, pos_ - b));
-    return pos_ > b;
-  }
-  bool keyword(std::string_view kw) {
-    size_t save = pos_;
-    std::string id;
-    if (ident(id) && id == kw) return true;
-    pos_ = save;
-    return false;
-  }
-  // A decimal int64, sign allowed. `overflow` is set when the digits do not fit.
-  bool integer(int64_t& out, bool& overflow) {
-    skip_space();
-    size_t b = pos_;
-    if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
-    size_t digits = pos_;
-    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
-    if (pos_ == digits) return pos_ = b, false;
-    std::string tok(s_.substr(b, pos_ - b));
-    errno = 0;
-    char* endp = nullptr;
-    long long v = std::strtoll(tok.c_str(), &endp, 10);
-    overflow = errno == ERANGE;
-    out = v;
-    return true;
-  }
-  std::string_view rest() {
-    skip_space();
-    return s_.substr(pos_);
-  }
-
- private:
-  std::string_view s_;
-  size_t pos_ = 0;
-  int number_;
-};
+using case_syntax::Line;
+using case_syntax::kMaxLineLength;
 
 struct Parser {
   std::string_view filename;
@@ -119,22 +53,140 @@ struct Parser {
     } while (l.accept(','));
     return expect(l, ']', what);
   }
-  // `kw=INT` or `kw=None` when allow_none.
-  bool keyword_arg(Line& l, const char* kw, std::optional<int64_t>& out, bool allow_none) {
+  // `kw=INT` or `kw=None` when allow_none; with `sym` (version 4, a role that
+  // takes one) also `kw=NAME`, `kw=NAME+K`, `kw=NAME-K`, into *sym.
+  bool keyword_arg(Line& l, const char* kw, std::optional<int64_t>& out, bool allow_none,
+                   const Case* c = nullptr, std::optional<SymExpr>* sym = nullptr) {
     if (!l.keyword(kw)) return fail(l, std::string("expected '") + kw + "='");
     if (!expect(l, '=', (std::string("after ") + kw).c_str())) return false;
     if (allow_none && l.keyword("None")) return out = std::nullopt, true;
+    if (sym && symbol_here(l)) {
+      out = 0;
+      return sym_expr(l, *c, *sym, kw);
+    }
     int64_t v;
     if (!int_value(l, v, kw)) return false;
     out = v;
     return true;
   }
 
+  // Whether a name (a symbol) starts here rather than an integer.
+  static bool symbol_here(Line& l) {
+    const std::string_view r = l.rest();
+    return !r.empty() && (std::isalpha(static_cast<unsigned char>(r[0])) || r[0] == '_') &&
+           !l.keyword_peek("None");
+  }
+  // `NAME`, `NAME+K` or `NAME-K`, NAME a declared symbol.
+  bool sym_expr(Line& l, const Case& c, std::optional<SymExpr>& out, const char* what) {
+    std::string n;
+    l.ident(n);
+    if (c.version < kDynamicCaseVersion)
+      return fail(l, std::string("a symbol ('") + n + "') for " + what +
+                         " needs the header 'slicefuzz-case 4'");
+    SymExpr e;
+    e.sym = c.find_sym(n);
+    if (e.sym < 0) return fail(l, "'" + n + "' is not a declared symbol (sym NAME in [LO, HI])");
+    const bool plus = l.accept('+');
+    if (plus || l.accept('-')) {
+      int64_t k;
+      bool overflow = false;
+      if (!l.integer(k, overflow) || k < 0)
+        return fail(l, std::string("expected a non-negative integer after '") + n +
+                           (plus ? "+'" : "-'"));
+      if (overflow) return fail(l, std::string("the constant added to '") + n + "' is outside int64");
+      e.add = plus ? k : -k;
+    }
+    out = e;
+    return true;
+  }
+
+  // A list of sizes whose entries may be symbols (version 4): each symbolic entry's
+  // index and expression go to `syms`.
+  bool size_list(Line& l, const Case& c, std::vector<int64_t>& out,
+                 std::vector<std::pair<int, SymExpr>>& syms, const char* what, bool bare_only) {
+    if (!expect(l, '[', what)) return false;
+    if (l.accept(']')) return true;
+    out.reserve(8);
+    do {
+      if (out.size() > static_cast<size_t>(kMaxCaseRank))
+        return fail(l, std::string("too many entries in ") + what + " (rank is at most 16)");
+      if (symbol_here(l)) {
+        std::optional<SymExpr> e;
+        if (!sym_expr(l, c, e, what)) return false;
+        if (bare_only && e->add != 0)
+          return fail(l, std::string("an input's dynamic size is a symbol alone, not '") +
+                             c.syms[e->sym].name + (e->add > 0 ? "+" : "-") + "K'");
+        syms.emplace_back(static_cast<int>(out.size()), *e);
+        out.push_back(0);
+        continue;
+      }
+      int64_t v;
+      if (!int_value(l, v, what)) return false;
+      out.push_back(v);
+    } while (l.accept(','));
+    return expect(l, ']', what);
+  }
+
+  // `sym NAME in [LO, HI]` (version 4).
+  bool sym_line(Line& l, Case& c) {
+    SymDecl d;
+    if (c.version < kDynamicCaseVersion) return fail(l, "'sym' needs the header 'slicefuzz-case 4'");
+    if (!name(l, d.name, "the symbol")) return false;
+    if (c.find_sym(d.name) >= 0) return fail(l, "symbol '" + d.name + "' is declared twice");
+    if (c.syms.size() >= kMaxSymbols)
+      return fail(l, "too many symbols (at most " + std::to_string(kMaxSymbols) + ")");
+    if (!l.keyword("in")) return fail(l, "expected 'in [LO, HI]' after the symbol's name");
+    std::vector<int64_t> range;
+    if (!int_list(l, range, "the symbol's range")) return false;
+    if (range.size() != 2 || range[0] < 0 || range[0] > range[1] || range[1] > kMaxSymbolValue)
+      return fail(l, "a symbol's range is [LO, HI] with 0 <= LO <= HI <= " +
+                         std::to_string(kMaxSymbolValue));
+    d.lo = range[0];
+    d.hi = range[1];
+    c.syms.push_back(std::move(d));
+    return true;
+  }
+
+  // `run NAME=INT ...` (version 4): every symbol once.
+  bool run_line(Line& l, Case& c) {
+    if (c.syms.empty()) return fail(l, "'run' lines need symbols ('sym NAME in [LO, HI]')");
+    if (c.runs.size() >= kMaxRuns)
+      return fail(l, "too many executions (at most " + std::to_string(kMaxRuns) + ")");
+    Execution e;
+    e.values.assign(c.syms.size(), 0);
+    std::vector<bool> given(c.syms.size(), false);
+    while (!l.at_end()) {
+      std::string n;
+      if (!name(l, n, "a symbol")) return false;
+      const int k = c.find_sym(n);
+      if (k < 0) return fail(l, "'" + n + "' is not a declared symbol");
+      if (given[k]) return fail(l, "symbol '" + n + "' is given twice");
+      if (!expect(l, '=', ("after " + n).c_str()) || !int_value(l, e.values[k], n.c_str())) return false;
+      given[k] = true;
+    }
+    for (size_t k = 0; k < given.size(); ++k)
+      if (!given[k]) return fail(l, "the execution gives no value to symbol '" + c.syms[k].name + "'");
+    c.runs.push_back(std::move(e));
+    return true;
+  }
+
   // `NAME [SIZES] [dtype=NAME] [dim_order=[PERM]]` (the dtype: version 2).
-  bool input_line(Line& l, Case& c, bool first) {
+  bool input_line(Line& l, Case& c, bool first, bool constant = false) {
     InputDecl in;
-    if (!name(l, in.name, "the input")) return false;
-    if (!int_list(l, in.sizes, "the input sizes")) return false;
+    in.constant = constant;
+    if (constant && c.version < kDynamicCaseVersion)
+      return fail(l, "'const' needs the header 'slicefuzz-case 4'");
+    if (!name(l, in.name, constant ? "the constant" : "the input")) return false;
+    std::vector<std::pair<int, SymExpr>> dynamic;
+    if (!size_list(l, c, in.sizes, dynamic, "the input sizes", true)) return false;
+    if (!dynamic.empty()) {
+      if (constant) return fail(l, "a constant's sizes are static");
+      in.sym_sizes.assign(in.sizes.size(), -1);
+      for (const auto& [d, e] : dynamic) {
+        in.sym_sizes[d] = e.sym;
+        in.sizes[d] = c.syms[e.sym].hi;  // the bound
+      }
+    }
     if (l.keyword("dtype")) {
       if (c.version < 2)
         return fail(l, "a dtype of its own for input '" + in.name +
@@ -183,18 +235,28 @@ struct Parser {
       case ArgKind::Scalar:
         return expect(l, ',', "between arguments") && int_value(l, op_int(op, a.slot), "the scalar");
       case ArgKind::Int:
-      case ArgKind::OptInt:
-        if (!comma_before(l, a.name) || !keyword_arg(l, a.name, v, a.kind == ArgKind::OptInt))
+      case ArgKind::OptInt: {
+        std::optional<SymExpr> sym;
+        const bool symbolic = role_takes_symbol(a.role);
+        if (!comma_before(l, a.name) ||
+            !keyword_arg(l, a.name, v, a.kind == ArgKind::OptInt, &c, symbolic ? &sym : nullptr))
           return false;
         if (a.kind == ArgKind::OptInt) op_opt_int(op, a.slot) = v;
         else op_int(op, a.slot) = *v;
+        if (sym) op.sym_args.push_back(SymArg{a.slot, -1, *sym});
         return true;
-      case ArgKind::IntList:
+      }
+      case ArgKind::IntList: {
         if (!l.accept(',') || !l.keyword(a.name))
           return fail(l, std::string("expected '") + a.name + "=[...]' after " + info.name +
                              "'s source");
-        return expect(l, '=', (std::string("after ") + a.name).c_str()) &&
-               int_list(l, op.ints, (std::string(info.name) + "'s " + a.name).c_str());
+        std::vector<std::pair<int, SymExpr>> syms;
+        if (!expect(l, '=', (std::string("after ") + a.name).c_str()) ||
+            !size_list(l, c, op.ints, syms, (std::string(info.name) + "'s " + a.name).c_str(), false))
+          return false;
+        for (const auto& [k, e] : syms) op.sym_args.push_back(SymArg{a.slot, k, e});
+        return true;
+      }
       case ArgKind::DimList:
         if (!comma_before(l, a.name)) return false;
         if (l.keyword(a.name))
@@ -276,20 +338,6 @@ struct Parser {
 
 }  // namespace
 
-namespace {
-// What the canonical form leaves out of an input line (canonicalize, print_case):
-// an identity dim order, and a dtype equal to the case's default.
-bool order_is_identity(const InputDecl& in) {
-  bool identity = in.dim_order.size() == in.sizes.size();
-  for (size_t i = 0; identity && i < in.dim_order.size(); ++i)
-    identity = in.dim_order[i] == static_cast<int>(i);
-  return identity;
-}
-bool dtype_is_default(const InputDecl& in, ScalarType default_dtype) {
-  return in.dtype == default_dtype;
-}
-}  // namespace
-
 void canonicalize(Case& c) {
   for (InputDecl& in : c.inputs) {
     if (order_is_identity(in)) in.dim_order.clear();
@@ -318,7 +366,7 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
   size_t pos = 0;
   for (int number = 1; pos < text.size() || stage != kDone; ++number) {
     if (pos >= text.size()) {
-      Line eof("", number);
+      case_syntax::Line eof("", number);
       const char* missing = stage == kHeader ? "the header 'slicefuzz-case 1'"
                             : stage == kDtype ? "'dtype NAME'"
                             : stage == kInput ? "'input NAME [SIZES]'"
@@ -329,12 +377,19 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
     size_t nl = text.find('\n', pos);
     std::string_view raw = text.substr(pos, nl == std::string_view::npos ? text.size() - pos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
-    Line l(raw.substr(0, raw.find('#')), number);
+    case_syntax::Line l(raw.substr(0, raw.find('#')), number);
     if (raw.size() > kMaxLineLength) return done(p.fail(l, "line longer than 4096 characters"));
     if (raw.find('\0') != std::string_view::npos) return done(p.fail(l, "NUL byte in a text file"));
     if (l.at_end()) continue;
 
-    if (stage == kDone) return done(p.fail(l, "nothing may follow the output line"));
+    if (stage == kDone) {
+      // Only executions follow the output line (version 4).
+      if (r.c.version < kDynamicCaseVersion) return done(p.fail(l, "nothing may follow the output line"));
+      if (!l.keyword("run")) return done(p.fail(l, "nothing but 'run' lines may follow the output line"));
+      if (!p.run_line(l, r.c)) return done(false);
+      r.run_lines.push_back(number);
+      continue;
+    }
     if (stage == kHeader) {
       int64_t version;
       bool overflow = false;
@@ -342,10 +397,10 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
         return done(p.fail(l, "expected the header 'slicefuzz-case 1'"));
       if (!l.integer(version, overflow) || overflow)
         return done(p.fail(l, "expected a format version after 'slicefuzz-case'"));
-      if (version < 1 || version > kLatestCaseVersion)
+      if (version < 1 || version > kNewestReadableCaseVersion)
         return done(p.fail(l, "format version " + std::to_string(version) +
                                   " is not supported (this build reads versions 1 to " +
-                                  std::to_string(kLatestCaseVersion) + ")"));
+                                  std::to_string(kNewestReadableCaseVersion) + ")"));
       r.c.version = static_cast<int>(version);
       stage = kDtype;
     } else if (stage == kDtype) {
@@ -359,8 +414,14 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
       r.c.dtype = *t;
       stage = kInput;
     } else if (stage == kInput) {
-      if (!l.keyword("input")) return done(p.fail(l, "expected 'input NAME [SIZES]'"));
-      if (!p.input_line(l, r.c, true)) return done(false);
+      if (l.keyword("sym")) {  // symbols come before the inputs (version 4)
+        if (!p.sym_line(l, r.c)) return done(false);
+        r.sym_lines.push_back(number);
+        continue;
+      }
+      const bool constant = r.c.version >= kDynamicCaseVersion && l.keyword("const");
+      if (!constant && !l.keyword("input")) return done(p.fail(l, "expected 'input NAME [SIZES]'"));
+      if (!p.input_line(l, r.c, true, constant)) return done(false);
       r.input_line = number;
       r.input_lines.push_back(number);
       stage = kBody;
@@ -372,6 +433,12 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
         if (!op_lines.empty()) return done(p.fail(l, "input lines come before the ops"));
         if (!p.input_line(l, r.c, false)) return done(false);
         r.input_lines.push_back(number);
+      } else if (first == "const" && !l.peek('=') && r.c.version >= kDynamicCaseVersion) {
+        if (!op_lines.empty()) return done(p.fail(l, "const lines come before the ops"));
+        if (!p.input_line(l, r.c, false, true)) return done(false);
+        r.input_lines.push_back(number);
+      } else if (first == "sym" && !l.peek('=') && r.c.version >= kDynamicCaseVersion) {
+        return done(p.fail(l, "sym lines come before the inputs"));
       } else if (first == "output") {
         if (!p.output_line(l, r.c)) return done(false);
         output_line = number;
@@ -389,114 +456,13 @@ CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename) {
     }
   }
 
+  if (!r.c.syms.empty() && r.c.runs.empty()) {
+    p.fail(case_syntax::Line("", output_line),
+           "a case with symbols needs at least one 'run NAME=INT ...' line after the output line");
+    return done(false);
+  }
   canonicalize(r.c);
   return done(true);
-}
-
-namespace {
-// The printer appends to one string (it prints every mutant the fuzzer makes:
-// no temporary string per token, no copy of the case).
-void append_int(std::string& s, int64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  s.append(buf, r.ptr);
-}
-
-template <class T>
-void append_list(std::string& s, const std::vector<T>& v) {
-  s += '[';
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ", ";
-    append_int(s, static_cast<int64_t>(v[i]));
-  }
-  s += ']';
-}
-
-void append_opt(std::string& s, const std::optional<int64_t>& v) {
-  if (v) append_int(s, *v);
-  else s += "None";
-}
-
-// One argument after the first operand, as the schema writes it (the parser's
-// op_arg, in reverse).
-void append_arg(std::string& s, const ArgSpec& a, const Op& op) {
-  switch (a.kind) {
-    case ArgKind::Tensor: s.append(", ").append(op.src); return;
-    case ArgKind::Scalar:
-      s += ", ";
-      append_int(s, op_int(op, a.slot));
-      return;
-    case ArgKind::Int:
-      s.append(", ").append(a.name) += '=';
-      append_int(s, op_int(op, a.slot));
-      return;
-    case ArgKind::OptInt:
-      s.append(", ").append(a.name) += '=';
-      append_opt(s, op_opt_int(op, a.slot));
-      return;
-    case ArgKind::DimList:
-      if (op.single_dim && op.ints.size() == 1) {
-        s += ", dim=";
-        append_int(s, op.ints[0]);
-        return;
-      }
-      [[fallthrough]];
-    case ArgKind::IntList:
-      s.append(", ").append(a.name) += '=';
-      append_list(s, op.ints);
-      return;
-    case ArgKind::DimOrder:
-      if (!op.dim_order) return;
-      s.append(", ").append(a.name) += '=';
-      append_list(s, *op.dim_order);
-      return;
-  }
-}
-
-void append_op(std::string& s, const Op& op) {
-  const OpKindInfo& info = op_kind_info(op.kind);
-  if (info.effect == OpEffect::Mutates) s.append(info.name).append("(").append(op.target);
-  else s.append(op.result).append(" = ").append(info.name).append("(").append(op.src);
-  for (const ArgSpec& a : info.args) append_arg(s, a, op);
-  s += ')';
-}
-}  // namespace
-
-std::string print_op(const Op& op) {
-  std::string s;
-  append_op(s, op);
-  return s;
-}
-
-std::string print_case(const Case& c) {
-  std::string s;
-  s.reserve(64 + 64 * (c.inputs.size() + c.ops.size()));
-  // A case read as version 1 prints as version 1, byte for byte; eager ops need 2.
-  s += "slicefuzz-case ";
-  append_int(s, std::max(c.version, c.min_version()));
-  s.append("\ndtype ").append(scalar_type_name(c.dtype)) += '\n';
-  for (const InputDecl& in : c.inputs) {
-    // Canonical as canonicalize() makes it, without copying the case.
-    s.append("input ").append(in.name) += ' ';
-    append_list(s, in.sizes);
-    if (in.dtype && !dtype_is_default(in, c.dtype)) s.append(" dtype=").append(scalar_type_name(*in.dtype));
-    if (!in.dim_order.empty() && !order_is_identity(in)) {
-      s += " dim_order=";
-      append_list(s, in.dim_order);
-    }
-    s += '\n';
-  }
-  for (const Op& op : c.ops) {
-    append_op(s, op);
-    s += '\n';
-  }
-  s += "output ";
-  for (size_t i = 0; i < c.outputs.size(); ++i) {
-    if (i) s += ", ";
-    s += c.outputs[i];
-  }
-  s += '\n';
-  return s;
 }
 
 }  // namespace slicefuzz

@@ -25,6 +25,7 @@ struct ValueInfo {
   ScalarType dtype = ScalarType::Float;
   bool known = false;          // layout known (defined before the first failing op)
   int def_op = -1;             // -1: a program input
+  bool constant = false;       // a program input declared `const` (version 4)
 };
 
 struct OpInfo {
@@ -47,6 +48,26 @@ struct ProgramInfo {
   std::string failing_reason;
   int64_t total_bytes = 0;  // all tensors defined before failing_op
 };
+
+// Version 4 (docs/design.md section 8): what the judge knows of each execution
+// of a case with symbols, and of the bounds the plan must hold.
+struct ExecutionInfo {
+  std::vector<int64_t> values;  // one per symbol, as the `run` line gives them
+  // False: a value lies outside its symbol's range, so the execution must be
+  // refused where the inputs are set (program.fbs), before any op runs.
+  bool in_range = true;
+  Case c;            // the execution's static case (vocab/concretise.h)
+  ProgramInfo info;  // its analysis
+};
+struct DynamicInfo {
+  std::vector<ExecutionInfo> runs;
+  // Per value (the value table is the same at every assignment): per dim, the
+  // largest size over every assignment within the ranges at which the value is
+  // computed; empty for a value never computed.
+  std::vector<std::vector<int64_t>> bound_sizes;
+  int64_t assignments = 0;  // enumerated (every one within the ranges)
+};
+inline constexpr int64_t kMaxAssignments = 4096;
 
 struct AnalysisError {
   enum class Where { Input, Op, Outputs } where = Where::Input;

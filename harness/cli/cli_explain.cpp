@@ -13,7 +13,9 @@
 #include "harness/export/plan_picture.h"
 #include "oracles/judge_facts.h"
 #include "oracles/judge_layouts.h"
+#include "oracles/values.h"
 #include "vocab/case_format.h"
+#include "vocab/concretise.h"
 
 namespace slicefuzz {
 
@@ -179,6 +181,9 @@ std::string alias_legend(const Case& c, const RewritePlan& rw) {
 
 namespace {
 
+int explain_parsed(const std::string& file, const ParseResult& p, const CliArgs& args,
+                   const CommonOptions& common);
+
 int explain_one(const std::string& file, const CliArgs& args, const CommonOptions& common) {
   std::string text, error;
   if (!read_text_file(file, 1 << 20, text, error)) {
@@ -190,6 +195,42 @@ int explain_one(const std::string& file, const CliArgs& args, const CommonOption
     std::fprintf(stderr, "slicefuzz explain: PARSE_ERROR: %s\n", p.error.c_str());
     return 1;
   }
+  if (!p.c.is_dynamic()) return explain_parsed(file, p, args, common);
+  // Version 4, step 1: each execution explained as the static case it runs as.
+  if (args.has("--json") || args.get("--svg")) {
+    std::fprintf(stderr, "slicefuzz explain: %s has symbols (version 4): --json and --svg are "
+                         "not implemented for it yet (issue 23)\n", file.c_str());
+    return 2;
+  }
+  std::printf("case %s (backend %s), %zu executions\n\nprogram:\n%s\n", file.c_str(),
+              common.backend->name.c_str(), p.dynamic.runs.size(), print_case(p.c).c_str());
+  std::printf("bounds (the largest size of each value over the %lld assignments within the ranges):\n",
+              static_cast<long long>(p.dynamic.assignments));
+  for (size_t v = 0; v < p.dynamic.bound_sizes.size() && v < p.info.values.size(); ++v)
+    std::printf("  %-8s %s\n", p.info.values[v].name.c_str(),
+                p.dynamic.bound_sizes[v].empty() ? "(never computed)" : sizes_string(p.dynamic.bound_sizes[v]).c_str());
+  int status = 0;
+  for (size_t k = 0; k < p.dynamic.runs.size(); ++k) {
+    const ExecutionInfo& e = p.dynamic.runs[k];
+    std::printf("\n==== execution %zu of %zu: %s ====\n", k + 1, p.dynamic.runs.size(),
+                describe_execution(p.c, e.values).c_str());
+    if (!e.in_range) {
+      std::printf("outside the symbols' ranges: must be refused where the inputs are set (the input "
+                  "check is not under test yet)\n");
+      continue;
+    }
+    ParseResult one;
+    one.ok = true;
+    one.c = e.c;
+    one.info = e.info;
+    status = std::max(status, explain_parsed(file + " (execution " + std::to_string(k + 1) + ")", one, args, common));
+  }
+  return status;
+}
+
+int explain_parsed(const std::string& file, const ParseResult& p, const CliArgs& args,
+                   const CommonOptions& common) {
+  std::string error;
   // The pass, the planner and the paths run in a worker: the system under test
   // never runs in this process, so a crash in it is a finding explain reports.
   const Backend& backend = *common.backend;

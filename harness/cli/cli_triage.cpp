@@ -63,6 +63,13 @@ int cli_minimize(int argc, char** argv) {
   }
   Case c;
   if (!load_case(args.positional()[0], common.options.byte_budget, c, "minimize")) return 2;
+  if (c.is_dynamic()) {
+    std::fprintf(stderr,
+                 "slicefuzz minimize: %s has symbols (version 4); shrinking executions and "
+                 "ranges is not implemented yet (issue 23)\n",
+                 args.positional()[0].c_str());
+    return 2;
+  }
   MinimizeResult r = minimize_case(c, *common.backend, common.options, common.isolation,
                                    static_cast<double>(time_s));
   if (!r.reproduced) {
@@ -105,6 +112,13 @@ int cli_export(int argc, char** argv) {
   const std::string file = args.positional()[0];
   Case c;
   if (!load_case(file, common.options.byte_budget, c, "export")) return 2;
+  if (c.is_dynamic() || c.has_constants()) {
+    std::fprintf(stderr,
+                 "slicefuzz export: %s has symbols or constants (version 4); exporting their "
+                 "executions is not implemented yet (issue 23)\n",
+                 file.c_str());
+    return 2;
+  }
   CaseSummary finding = run_isolated(c, common);
   std::string stem = file.substr(file.find_last_of('/') + 1);
   stem = stem.substr(0, stem.find('.'));
@@ -180,6 +194,7 @@ static std::string triage_record(const std::string& file, const std::string& tex
   w.key("line").value(static_cast<int64_t>(line));
   w.key("rule").value(s.rule);
   w.key("check").value(s.check);  // the runner's check that made it
+  if (s.execution >= 0) w.key("execution").value(static_cast<int64_t>(s.execution));  // version 4, 0-based
   w.key("cause").value(s.cause);  // a whole-program worker's diagnosis of its own pass
   // A dead worker's frames inside the system under test, top first, as the
   // signature reads them (harness/triage/signature.h, sut_frames): the report quotes

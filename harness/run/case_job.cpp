@@ -1,5 +1,7 @@
 #include "harness/run/case_job.h"
 
+#include <cstdlib>
+
 #include <sstream>
 
 #include "vocab/case_format.h"
@@ -26,6 +28,7 @@ CaseSummary summarize(const CaseReport& report) {
     s.cause = f->cause;
     s.rule = f->rule;
     s.check = f->check;
+    s.execution = f->execution;
   }
   for (const Finding& f : report.findings) s.tolerated += f.tolerated;
   s.slices = report.slices;
@@ -51,6 +54,7 @@ std::string encode_summary(const CaseSummary& s) {
   o << "rule " << one_line(s.rule) << '\n';
   o << "path " << one_line(s.path) << '\n';
   o << "check " << one_line(s.check) << '\n';
+  if (s.execution >= 0) o << "execution " << s.execution << '\n';
   return o.str();
 }
 
@@ -103,6 +107,7 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
     else if (key == "rule") s.rule = value;
     else if (key == "path") s.path = value;
     else if (key == "check") s.check = value;
+    else if (key == "execution") s.execution = std::atoi(value.c_str());
   }
   return s;
 }

@@ -70,6 +70,9 @@ struct Finding {
   // the verdict; the root-cause signature takes it as is. Empty: a verdict not
   // yet carried as data (its signature still reads the message).
   std::string rule;
+  // Version 4: the execution (0-based, in the case's `run` order) the finding
+  // belongs to; -1 for a static case.
+  int execution = -1;
   // The runner's check that made the finding (harness/run/checks.h: "copy-path",
   // "rewrite-values", "provenance-shadow/copy-path", ...), for the report.
   std::string check;

@@ -242,6 +242,7 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
 
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
                     const RunOptions& options) {
+  if (c.is_dynamic()) return run_executions(c, backend, options);
   if (options.note_path_at_death) note_path_at_death_once();
   CaseReport report = run_all_paths(c, info, backend, options);
   Finding* first = nullptr;

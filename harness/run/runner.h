@@ -59,7 +59,15 @@ struct CaseReport {
 // in the stack (sanitizer builds: a sanitizer's death callback writes it).
 inline constexpr const char* kWorkerPathNote = "slicefuzz-worker-path: ";
 
+// A case with symbols (version 4) runs each of its executions (run_executions).
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
                     const RunOptions& options);
+
+// Version 4, step 1 (docs/design.md section 8): each execution of a case with
+// symbols runs as its own static case through every check, in order, until the
+// first that fails; a finding says which execution (`Finding::execution`). Not
+// yet: one plan at the bounds for every execution, the input check of an
+// execution outside the ranges (such a case is UNSUPPORTED until then).
+CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options);
 
 }  // namespace slicefuzz

@@ -1,0 +1,123 @@
+#include "oracles/dynamic_analysis.h"
+
+#include <algorithm>
+#include <map>
+
+#include "oracles/analysis.h"
+#include "vocab/concretise.h"
+
+namespace slicefuzz {
+
+std::string constant_write_error(const Case& c, int& op) {
+  // The storage a name lives in: an eager view shares its source's.
+  std::map<std::string, std::string> root;
+  for (const InputDecl& in : c.inputs) root[in.name] = in.name;
+  auto root_of = [&](const std::string& n) {
+    auto it = root.find(n);
+    return it == root.end() ? n : it->second;
+  };
+  for (size_t k = 0; k < c.ops.size(); ++k) {
+    const Op& o = c.ops[k];
+    if (op_defines(o.kind)) root[o.result] = op_is_view(o.kind) ? root_of(o.src) : o.result;
+    const std::string& written = op_mutated(o);
+    if (written.empty()) continue;
+    const InputDecl* in = c.find_input(root_of(written));
+    if (in && in->constant) {
+      op = static_cast<int>(k);
+      return "'" + written + "' is " +
+             (written == in->name ? std::string("a constant") : "a view of constant '" + in->name + "'") +
+             ", which is never written (a constant lives in the program, not in planned memory)";
+    }
+  }
+  return {};
+}
+
+namespace {
+
+bool analysed(const Case& c, const std::vector<int64_t>& values, int64_t budget, Case& concrete,
+              ProgramInfo& info, std::string& why) {
+  if (!concretise(c, values, concrete, why)) return false;
+  AnalysisError e;
+  if (!analyze(concrete, budget, info, e)) {
+    why = e.message;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInfo& first,
+                     DynamicError& err) {
+  using W = DynamicError::Where;
+  auto fail = [&](W where, int index, std::string message) {
+    err.where = where;
+    err.index = index;
+    err.message = std::move(message);
+    return false;
+  };
+  // Symbols and tensors are different things: one name, one meaning.
+  for (size_t k = 0; k < c.syms.size(); ++k) {
+    bool clash = c.find_input(c.syms[k].name) != nullptr;
+    for (const Op& o : c.ops) clash = clash || (op_defines(o.kind) && o.result == c.syms[k].name);
+    if (clash) return fail(W::Sym, static_cast<int>(k), "symbol '" + c.syms[k].name + "' also names a tensor");
+  }
+  for (size_t i = 0; i < c.inputs.size(); ++i)
+    if (c.inputs[i].constant && c.inputs[i].is_dynamic())
+      return fail(W::Input, static_cast<int>(i), "a constant's sizes are static");
+  int op = -1;
+  if (std::string why = constant_write_error(c, op); !why.empty()) return fail(W::Op, op, why);
+
+  out = DynamicInfo{};
+  out.assignments = assignment_count(c);
+  if (out.assignments > kMaxAssignments)
+    return fail(W::Sym, 0, "the symbols' ranges allow " +
+                               (out.assignments == INT64_MAX ? std::string("more than 2^63")
+                                                             : std::to_string(out.assignments)) +
+                               " assignments; the judge enumerates at most " +
+                               std::to_string(kMaxAssignments) + " (narrow a range)");
+
+  // The bounds: every assignment within the ranges, each value's largest sizes.
+  Case concrete;
+  ProgramInfo info;
+  std::string why;
+  bool ok = true;
+  for_each_assignment(c, [&](const std::vector<int64_t>& values) {
+    if (!analysed(c, values, budget, concrete, info, why)) {
+      fail(W::Sym, 0, "at " + describe_execution(c, values) + ": " + why);
+      return ok = false;
+    }
+    if (out.bound_sizes.size() < info.values.size()) out.bound_sizes.resize(info.values.size());
+    for (size_t v = 0; v < info.values.size(); ++v) {
+      const ValueInfo& vi = info.values[v];
+      if (!vi.known) continue;
+      std::vector<int64_t>& b = out.bound_sizes[v];
+      if (b.empty()) b.assign(vi.sizes.size(), 0);
+      for (size_t d = 0; d < vi.sizes.size() && d < b.size(); ++d) b[d] = std::max(b[d], vi.sizes[d]);
+    }
+    return true;
+  });
+  if (!ok) return false;
+
+  // Each execution, in order.
+  for (size_t r = 0; r < c.runs.size(); ++r) {
+    ExecutionInfo e;
+    e.values = c.runs[r].values;
+    e.in_range = in_range(c, e.values);
+    if (!concretise(c, e.values, e.c, why)) {
+      if (e.in_range) return fail(W::Run, static_cast<int>(r), why);
+      // Outside the ranges and not even a tensor: refused where the inputs are set.
+    } else {
+      AnalysisError ae;
+      if (!analyze(e.c, budget, e.info, ae)) {
+        if (e.in_range) return fail(W::Run, static_cast<int>(r), ae.message);
+        e.info = ProgramInfo{};  // refused at the inputs anyway
+      }
+    }
+    out.runs.push_back(std::move(e));
+  }
+  first = out.runs.empty() ? ProgramInfo{} : out.runs.front().info;
+  return true;
+}
+
+}  // namespace slicefuzz

@@ -1,0 +1,186 @@
+// Version 4 (docs/design.md section 8), step 1: symbols, constants and
+// executions in the case format; concretisation; the judge's bounds by
+// enumeration; each execution run as its own static case.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "backends/backend.h"
+#include "harness/run/runner.h"
+#include "vocab/case_format.h"
+#include "vocab/concretise.h"
+
+namespace slicefuzz {
+namespace {
+
+// A KV cache read at the live length S, a RoPE-like table (a constant) sliced at
+// a runtime position, a view with -1 over the dynamic dim.
+const char* const kKv =
+    "slicefuzz-case 4\n"
+    "dtype float32\n"
+    "sym S in [1, 8]\n"
+    "sym pos in [0, 8]\n"
+    "input cache [2, 8, 4]\n"
+    "input q [2, S, 4]\n"
+    "const freqs [16, 4]\n"
+    "k = slice_copy(cache, dim=1, start=0, end=S, step=1)\n"
+    "f = slice_copy(freqs, dim=0, start=pos, end=pos+1, step=1)\n"
+    "c = clone(q)\n"
+    "add_(c, 1)\n"
+    "v = view_copy(c, sizes=[-1, S])\n"
+    "output k, f, v\n"
+    "run S=8 pos=0\n"
+    "run S=1 pos=8\n"
+    "run S=3 pos=2\n";
+
+TEST(DynamicCase, PrintsCanonicallyAndRoundTrips) {
+  ParseResult p = parse_case(kKv, "kv.case");
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(print_case(p.c), kKv);
+  ParseResult again = parse_case(print_case(p.c), "again.case");
+  ASSERT_TRUE(again.ok) << again.error;
+  EXPECT_TRUE(again.c == p.c);
+  ASSERT_EQ(p.c.syms.size(), 2u);
+  EXPECT_EQ(p.c.inputs[1].sym_sizes, (std::vector<int>{-1, 0, -1}));
+  EXPECT_EQ(p.c.inputs[1].sizes, (std::vector<int64_t>{2, 8, 4}));  // the bound
+  EXPECT_TRUE(p.c.inputs[2].constant);
+  ASSERT_NE(p.c.ops[1].sym_at(ArgSlot::End), nullptr);
+  EXPECT_EQ(p.c.ops[1].sym_at(ArgSlot::End)->add, 1);
+  EXPECT_EQ(p.c.ops[4].sym_at(ArgSlot::Ints, 1)->sym, 0);
+  EXPECT_EQ(p.c.runs.size(), 3u);
+  // A symbol differs from a literal: the same text with `end=8` is another case.
+  ParseResult literal = parse_case(std::string(kKv).replace(std::string(kKv).find("end=S"), 5, "end=8"));
+  ASSERT_TRUE(literal.ok) << literal.error;
+  EXPECT_FALSE(literal.c == p.c);
+}
+
+TEST(DynamicCase, ConcretisePutsEachValueInPlace) {
+  ParseResult p = parse_case(kKv, "kv.case");
+  ASSERT_TRUE(p.ok) << p.error;
+  Case one;
+  std::string why;
+  ASSERT_TRUE(concretise(p.c, {3, 2}, one, why)) << why;
+  EXPECT_FALSE(one.is_dynamic());
+  EXPECT_EQ(one.inputs[1].sizes, (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(one.ops[0].end, std::optional<int64_t>(3));
+  EXPECT_EQ(one.ops[1].start, std::optional<int64_t>(2));
+  EXPECT_EQ(one.ops[1].end, std::optional<int64_t>(3));
+  EXPECT_EQ(one.ops[4].ints, (std::vector<int64_t>{-1, 3}));
+  EXPECT_EQ(one.version, 4);  // it keeps a constant
+  // A sum past int64 is refused, not wrapped.
+  const std::string near_max =
+      "slicefuzz-case 4\ndtype int8\nsym p in [0, 1]\ninput x [4]\n"
+      "y = slice_copy(x, dim=0, start=p+9223372036854775806, end=None, step=1)\noutput y\nrun p=1\n";
+  ParseResult q = parse_case(near_max, "near_max.case");
+  ASSERT_TRUE(q.ok) << q.error;  // p=0 and p=1 fit
+  EXPECT_TRUE(concretise(q.c, {1}, one, why));
+  EXPECT_FALSE(concretise(q.c, {2}, one, why));
+  EXPECT_NE(why.find("int64"), std::string::npos) << why;
+  // ... and the judge refuses a case whose ranges reach it.
+  ParseResult over = parse_case(
+      std::string(near_max).replace(near_max.find("[0, 1]"), 6, "[0, 4]"), "over.case");
+  EXPECT_FALSE(over.ok);
+  EXPECT_NE(over.error.find("at p=2"), std::string::npos) << over.error;
+}
+
+TEST(DynamicCase, TheJudgeBoundsEveryValueOverEveryAssignment) {
+  ParseResult p = parse_case(kKv, "kv.case");
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(p.dynamic.assignments, 8 * 9);
+  using V = std::vector<int64_t>;
+  const auto& b = p.dynamic.bound_sizes;
+  ASSERT_EQ(b.size(), 7u);                // cache q freqs k f c v
+  EXPECT_EQ(b[1], (V{2, 8, 4}));          // q at its bound
+  EXPECT_EQ(b[3], (V{2, 8, 4}));          // k = cache[:, :S]
+  EXPECT_EQ(b[4], (V{1, 4}));             // f: one row at every pos (pos=8+1 <= 16)
+  EXPECT_EQ(b[6], (V{8, 8}));             // v = view(c, -1, S): 8S elements as [8, S]
+  ASSERT_EQ(p.dynamic.runs.size(), 3u);
+  EXPECT_EQ(p.dynamic.runs[1].info.values[3].sizes, (V{2, 1, 4}));
+  // Not monotone in the symbol: the largest slice is in the middle of the range.
+  ParseResult mid = parse_case(
+      "slicefuzz-case 4\ndtype int8\nsym p in [0, 10]\ninput x [10]\n"
+      "y = slice_copy(x, dim=0, start=p-5, end=p, step=1)\noutput y\nrun p=0\n",
+      "mid.case");
+  ASSERT_TRUE(mid.ok) << mid.error;
+  // p=0: x[-5:0] is empty; p=5: x[0:5]; p=10: x[5:10]; never more than 5.
+  EXPECT_EQ(mid.dynamic.bound_sizes[1], (V{5}));
+  EXPECT_EQ(mid.dynamic.runs[0].info.values[1].sizes, (V{0}));
+}
+
+struct Bad {
+  const char* body;  // after "slicefuzz-case 4\ndtype float32\n"
+  int line;
+  const char* expected;
+};
+
+TEST(DynamicCase, MalformedCasesNameTheLine) {
+  const Bad cases[] = {
+      {"sym S in [1, 8]\ninput x [S]\noutput x\n", 5, "at least one 'run"},
+      {"sym S in [1, 8]\ninput x [S]\noutput x\nrun\n", 6, "no value to symbol 'S'"},
+      {"sym S in [1, 8]\ninput x [S]\noutput x\nrun S=1 S=2\n", 6, "given twice"},
+      {"sym S in [1, 8]\ninput x [S]\noutput x\nrun T=1\n", 6, "'T' is not a declared symbol"},
+      {"sym S in [8, 1]\ninput x [S]\noutput x\nrun S=1\n", 3, "0 <= LO <= HI"},
+      {"sym S in [1, 8]\nsym S in [1, 2]\ninput x [S]\noutput x\nrun S=1\n", 4, "declared twice"},
+      {"input x [S]\noutput x\n", 3, "'S' is not a declared symbol"},
+      {"sym S in [1, 8]\ninput x [S+1]\noutput x\nrun S=1\n", 4, "a symbol alone"},
+      {"sym S in [1, 8]\ninput x [8]\ny = slice_copy(x, dim=S, start=0, end=1, step=1)\noutput y\nrun S=1\n",
+       5, "expected an integer for dim"},
+      {"sym S in [1, 8]\ninput x [8]\ny = slice_copy(x, dim=0, start=0, end=S+, step=1)\noutput y\nrun S=1\n",
+       5, "non-negative integer after 'S+'"},
+      {"sym S in [1, 8]\ninput x [8]\noutput x\nrun S=1\ny = clone(x)\n", 7, "nothing but 'run' lines"},
+      {"input x [8]\nconst w [4]\nadd_(w, 1)\noutput x\n", 5, "'w' is a constant"},
+      {"input x [8]\nconst w [4]\nv = slice(w, dim=0, start=1, end=None, step=1)\ncopy_(v, v)\noutput x\n",
+       6, "a view of constant 'w'"},
+      {"sym x in [1, 8]\ninput x [x]\noutput x\nrun x=1\n", 3, "also names a tensor"},
+      {"sym S in [0, 100]\nsym T in [0, 100]\ninput x [S, T]\noutput x\nrun S=1 T=1\n", 3,
+       "allow 10201 assignments"},
+      {"sym S in [0, 8]\nconst w [S]\noutput w\nrun S=1\n", 4, "a constant's sizes are static"},
+  };
+  for (const Bad& b : cases) {
+    const std::string text = std::string("slicefuzz-case 4\ndtype float32\n") + b.body;
+    ParseResult p = parse_case(text, "f.case");
+    EXPECT_FALSE(p.ok) << text;
+    EXPECT_NE(p.error.find("f.case:" + std::to_string(b.line) + ":"), std::string::npos)
+        << p.error << "\n" << text;
+    EXPECT_NE(p.error.find(b.expected), std::string::npos) << p.error << "\n" << text;
+  }
+  // Version-4 words need the version-4 header; older files keep their meaning.
+  ParseResult v3 = parse_case("slicefuzz-case 3\ndtype float32\nsym S in [1, 2]\ninput x [S]\noutput x\nrun S=1\n", "f.case");
+  EXPECT_FALSE(v3.ok);
+  EXPECT_NE(v3.error.find("needs the header 'slicefuzz-case 4'"), std::string::npos) << v3.error;
+  ParseResult names = parse_case(
+      "slicefuzz-case 2\ndtype float32\ninput x [2]\nrun = clone(x)\nconst = clone(run)\noutput const\n", "f.case");
+  EXPECT_TRUE(names.ok) << names.error;
+}
+
+// Each execution runs as a static case: a bug of the system under test that
+// shows only at a negative end (faulty-negative-end) is found at the execution
+// that makes one, and the finding says which.
+TEST(DynamicCase, EachExecutionIsJudgedAndAFindingNamesIt) {
+  const std::string text =
+      "slicefuzz-case 4\ndtype int32\nsym p in [0, 4]\ninput x [6]\n"
+      "y = slice_copy(x, dim=0, start=0, end=p-3, step=1)\noutput y\nrun p=4\nrun p=1\n";
+  ParseResult p = parse_case(text, "neg.case");
+  ASSERT_TRUE(p.ok) << p.error;
+  const Backend* faulty = find_backend("faulty-negative-end");
+  ASSERT_NE(faulty, nullptr);
+  CaseReport r = run_case(p.c, p.info, *faulty, RunOptions{});
+  ASSERT_NE(r.first_failure(), nullptr);
+  EXPECT_EQ(r.first_failure()->execution, 1);
+  EXPECT_NE(r.first_failure()->message.find("execution 2 (p=1)"), std::string::npos)
+      << r.first_failure()->message;
+  EXPECT_EQ(r.slices, 2);  // one slice per execution
+  EXPECT_EQ(run_case(p.c, p.info, *find_backend("reference"), RunOptions{}).first_failure(), nullptr);
+  // Only the first execution: no negative end, nothing to find.
+  ParseResult first_only = parse_case(text.substr(0, text.find("run p=1")), "neg1.case");
+  ASSERT_TRUE(first_only.ok) << first_only.error;
+  EXPECT_EQ(run_case(first_only.c, first_only.info, *faulty, RunOptions{}).first_failure(), nullptr);
+  // An execution outside the ranges is not run yet: the case is UNSUPPORTED, not PASS.
+  ParseResult outside = parse_case(text + "run p=5\n", "outside.case");
+  ASSERT_TRUE(outside.ok) << outside.error;
+  CaseReport o = run_case(outside.c, outside.info, *find_backend("reference"), RunOptions{});
+  EXPECT_NE(o.unsupported.find("execution 3 (p=5) lies outside"), std::string::npos) << o.unsupported;
+}
+
+}  // namespace
+}  // namespace slicefuzz
