@@ -201,6 +201,7 @@ void add_faulty_backends(std::vector<Backend>& out) {
   b.kernels.et_slice_op = &et_slice_empty_outside_root;
   out.push_back(b);
   add_faulty_view_backends(out);
+  add_faulty_dynamic_backends(out);
 }
 
 }  // namespace slicefuzz

@@ -11,5 +11,7 @@ namespace slicefuzz {
 void add_faulty_backends(std::vector<Backend>& out);
 // The view-copy ops' bug classes (faulty_view_ops.cpp); add_faulty_backends calls it.
 void add_faulty_view_backends(std::vector<Backend>& out);
+// Dynamic shapes' bug classes (faulty_dynamic.cpp); add_faulty_backends calls it.
+void add_faulty_dynamic_backends(std::vector<Backend>& out);
 
 }  // namespace slicefuzz

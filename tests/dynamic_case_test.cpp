@@ -182,5 +182,36 @@ TEST(DynamicCase, EachExecutionIsJudgedAndAFindingNamesIt) {
   EXPECT_NE(o.unsupported.find("execution 3 (p=5) lies outside"), std::string::npos) << o.unsupported;
 }
 
+// The copy path allocates every tensor at its bound (DYNAMIC_BOUND): a kernel
+// that never resizes its out (pytorch/executorch PR 22411's class,
+// faulty-out-not-resized) is right at the bound and caught below it.
+TEST(DynamicCase, AKernelThatNeverResizesIsCaughtBelowTheBoundOnly) {
+  const std::string at_bound =
+      "slicefuzz-case 4\ndtype int32\nsym S in [1, 8]\ninput x [8, 4]\n"
+      "y = slice_copy(x, dim=0, start=0, end=S, step=1)\nz = clone(y)\noutput z\nrun S=8\n";
+  const Backend* faulty = find_backend("faulty-out-not-resized");
+  ASSERT_NE(faulty, nullptr);
+  ParseResult p = parse_case(at_bound, "at_bound.case");
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(run_case(p.c, p.info, *faulty, RunOptions{}).first_failure(), nullptr);
+  ParseResult below = parse_case(at_bound + "run S=3\n", "below.case");
+  ASSERT_TRUE(below.ok) << below.error;
+  CaseReport r = run_case(below.c, below.info, *faulty, RunOptions{});
+  ASSERT_NE(r.first_failure(), nullptr);
+  EXPECT_EQ(r.first_failure()->kind, FindingKind::VALUE_MISMATCH);
+  EXPECT_EQ(r.first_failure()->path, "copy");
+  EXPECT_EQ(r.first_failure()->execution, 1);
+  EXPECT_NE(r.first_failure()->message.find("sizes [3, 4] expected, got [8, 4]"), std::string::npos)
+      << r.first_failure()->message;
+  // The same execution as a static case (each tensor exactly its size): invisible.
+  Case s3;
+  std::string why;
+  ASSERT_TRUE(concretise(below.c, {3}, s3, why)) << why;
+  ParseResult st = parse_case(print_case(s3), "static.case");
+  ASSERT_TRUE(st.ok) << st.error;
+  EXPECT_EQ(run_case(st.c, st.info, *faulty, RunOptions{}).first_failure(), nullptr);
+  EXPECT_EQ(run_case(below.c, below.info, *find_backend("reference"), RunOptions{}).first_failure(), nullptr);
+}
+
 }  // namespace
 }  // namespace slicefuzz
