@@ -6,6 +6,7 @@
 // point of the change (the generators' tests and README "Version 3" say how).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace slicefuzz::gen::weights {
@@ -73,5 +74,20 @@ inline constexpr size_t kViewOpsCasePercent = 70;
 // Version 3: version-2 copy cases that get one or two schema ops inserted
 // (schema_ops_gen.cpp; each op's own valid/invalid rates are in its realiser).
 inline constexpr size_t kSchemaOpsCasePercent = 40;
+
+
+// ---- version 4: cases with symbols (dynamic_gen.cpp; generate.cpp, --format-version 4)
+// Share (percent) of the version-2+ copy-semantics cases made dynamic.
+inline constexpr uint64_t kDynamicCasePercent = 40;
+// What is made symbolic: a dim of an input, a position or extent, both.
+inline const W kDynamicKind = {45, 30, 25};
+// A dynamic dim's range bottom: 0 (empty), 1 (decode), half its bound.
+inline const W kDynamicLow = {30, 50, 20};
+// A dim larger than this stays static (the judge enumerates every size).
+inline constexpr int64_t kDynamicMaxBound = 64;
+// A runtime integer's range is [0, 1..span]; a literal far outside stays literal.
+inline constexpr int64_t kRuntimeIntegerSpan = 8;
+// Executions between the bound and the bottom: 0, 1, 2, 3.
+inline const W kDynamicMiddleRuns = {20, 40, 30, 10};
 
 }  // namespace slicefuzz::gen::weights

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "generators/case_gen.h"
+#include "generators/dynamic_gen.h"
 #include "generators/eager_gen.h"
 #include "generators/gen_weights.h"
 #include "generators/schema_ops_gen.h"
@@ -62,8 +63,20 @@ Case with_schema_ops(Case c, uint64_t seed, uint64_t index, uint64_t attempt, in
   return analyze(k, kDefaultByteBudget, info, err) ? k : c;
 }
 
+// Version 4 (opt-in): a share of the copy-semantics cases of version 2 on made
+// dynamic (dynamic_gen.h), from a stream of their own.
+constexpr uint64_t kSymbolsStream = 0x736c69636573796d;  // "slicesym"
+Case with_symbols(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
+  if (version < kDynamicCaseVersion || c.has_eager_ops() || c.min_version() < 2) return c;
+  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kSymbolsStream, attempt}).next());
+  if (rng() % 100 >= gen::weights::kDynamicCasePercent) return c;
+  return gen::with_symbols(c, rng);
+}
+
 Case generate_versioned(uint64_t seed, uint64_t index, uint64_t attempt, bool eager, int version) {
-  return with_schema_ops(generate_keyed(seed, index, attempt, eager), seed, index, attempt, version);
+  return with_symbols(
+      with_schema_ops(generate_keyed(seed, index, attempt, eager), seed, index, attempt, version), seed,
+      index, attempt, version);
 }
 Case generate_case(uint64_t seed, uint64_t index, bool eager, int version) {
   return generate_versioned(seed, index, 0, eager, version);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backends/backend.h"
+#include "generators/generate.h"
 #include "harness/run/runner.h"
 #include "vocab/case_format.h"
 #include "vocab/concretise.h"
@@ -211,6 +212,35 @@ TEST(DynamicCase, AKernelThatNeverResizesIsCaughtBelowTheBoundOnly) {
   ASSERT_TRUE(st.ok) << st.error;
   EXPECT_EQ(run_case(st.c, st.info, *faulty, RunOptions{}).first_failure(), nullptr);
   EXPECT_EQ(run_case(below.c, below.info, *find_backend("reference"), RunOptions{}).first_failure(), nullptr);
+}
+
+// --format-version 4: a share of the copy-semantics cases get symbols; every
+// other case is, byte for byte, the version-3 case of the same key.
+TEST(DynamicCase, GeneratedVersion4CasesAreWellFormedAndTheRestUnchanged) {
+  int dynamic = 0, runtime_integers = 0, dynamic_dims = 0;
+  constexpr int kCases = 400;
+  for (int i = 0; i < kCases; ++i) {
+    const Case v3 = generate_case(11, i, false, 3);
+    const Case v4 = generate_case(11, i, false, 4);
+    if (!v4.is_dynamic()) {
+      EXPECT_EQ(print_case(v4), print_case(v3)) << "case " << i;
+      continue;
+    }
+    ++dynamic;
+    const std::string text = print_case(v4);
+    ParseResult p = parse_case(text, "gen.case");
+    ASSERT_TRUE(p.ok) << p.error << "\n" << text;
+    EXPECT_EQ(print_case(p.c), text);
+    ASSERT_FALSE(v4.runs.empty());
+    for (size_t k = 0; k < v4.syms.size(); ++k) EXPECT_EQ(v4.runs[0].values[k], v4.syms[k].hi) << text;
+    for (const ExecutionInfo& e : p.dynamic.runs) EXPECT_TRUE(e.in_range) << text;
+    for (const InputDecl& in : v4.inputs) dynamic_dims += in.is_dynamic();
+    for (const Op& op : v4.ops) runtime_integers += !op.sym_args.empty();
+  }
+  EXPECT_GT(dynamic, kCases / 10);
+  EXPECT_LT(dynamic, kCases / 2);
+  EXPECT_GT(dynamic_dims, 0);
+  EXPECT_GT(runtime_integers, 0);
 }
 
 }  // namespace

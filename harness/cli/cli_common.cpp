@@ -96,8 +96,8 @@ CaseRunner worker_runner(const CommonOptions& common) {
 bool get_format_version(const CliArgs& args, int& version, std::string& error) {
   int64_t v = kLatestCaseVersion;
   if (!args.get_int("--format-version", v, error)) return false;
-  if (v < 2 || v > kLatestCaseVersion) {
-    error = "--format-version must be 2 to " + std::to_string(kLatestCaseVersion) + ", got " +
+  if (v < 2 || v > kNewestReadableCaseVersion) {
+    error = "--format-version must be 2 to " + std::to_string(kNewestReadableCaseVersion) + ", got " +
             std::to_string(v);
     return false;
   }

@@ -27,6 +27,7 @@ namespace {
 struct Campaign {
   int64_t cases = 0, findings = 0, known = 0, tolerated = 0, slices = 0, rewritten = 0;
   int64_t arena = 0, copy_arena = 0;
+  int64_t dynamic_cases = 0, executions = 0;  // version 4: cases with symbols, their executions
   std::map<std::string, int64_t> rules;      // decision rule -> count
   RewriteShares shares;                      // per view-copy op kind
   std::map<std::string, int64_t> unsupported;  // declared limit -> cases refused
@@ -41,10 +42,16 @@ void progress(const Campaign& c, double secs, bool final) {
   for (const auto& [rule, n] : c.rules) rules += " " + rule + "=" + std::to_string(n);
   // The share per view-copy op kind once other kinds than slice_copy appear.
   const std::string per_kind = c.shares.only_slice_copy() ? "" : " (" + c.shares.text() + ")";
-  std::fprintf(stderr, "\r[run] %lld cases, %.0f cases/s, %lld findings (%zu root causes), "
+  // The share of cases with symbols (version 4) once there are any.
+  const std::string dynamic =
+      c.dynamic_cases == 0 ? ""
+                           : " " + std::to_string(c.dynamic_cases) + " with symbols (" +
+                                 std::to_string(c.cases ? 100 * c.dynamic_cases / c.cases : 0) + "%, " +
+                                 std::to_string(c.executions) + " executions);";
+  std::fprintf(stderr, "\r[run] %lld cases, %.0f cases/s, %lld findings (%zu root causes),%s "
                "%.1f%% of %lld slices rewritten%s;%s%s",
                static_cast<long long>(c.cases), secs > 0 ? c.cases / secs : 0.0,
-               static_cast<long long>(c.findings), c.signatures.size(),
+               static_cast<long long>(c.findings), c.signatures.size(), dynamic.c_str(),
                c.slices ? 100.0 * c.rewritten / c.slices : 0.0, static_cast<long long>(c.slices),
                per_kind.c_str(), rules.c_str(), final ? "\n" : "   ");
   std::fflush(stderr);
@@ -173,6 +180,8 @@ int cli_run(int argc, char** argv) {
           camp.tolerated += s.tolerated;
           camp.arena += s.arena_bytes;
           camp.copy_arena += s.copy_arena_bytes;
+          camp.dynamic_cases += s.executions > 0;
+          camp.executions += s.executions;
           for (const std::string& r : s.rules) ++camp.rules[r];
           if (!s.unsupported.empty()) ++camp.unsupported[s.unsupported];
           if (s.failed) {
@@ -248,6 +257,11 @@ int cli_run(int argc, char** argv) {
               camp.slices ? 100.0 * camp.rewritten / camp.slices : 0.0, per_kind.c_str(),
               static_cast<long long>(camp.tolerated), static_cast<long long>(camp.arena),
               static_cast<long long>(camp.copy_arena));
+  if (camp.dynamic_cases > 0)
+    std::printf("cases with symbols (version 4): %lld of %lld (%.1f%%), %lld executions\n",
+                static_cast<long long>(camp.dynamic_cases), static_cast<long long>(camp.cases),
+                camp.cases ? 100.0 * camp.dynamic_cases / camp.cases : 0.0,
+                static_cast<long long>(camp.executions));
   int64_t n_unsupported = 0;
   for (const auto& [reason, n] : camp.unsupported) {
     std::printf("unsupported by backend %s (%s): %lld\n", common.backend->name.c_str(),

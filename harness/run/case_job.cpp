@@ -38,6 +38,7 @@ CaseSummary summarize(const CaseReport& report) {
   s.rules = report.rules;
   s.decided = report.decided;
   s.unsupported = report.unsupported;
+  s.executions = report.executions;
   return s;
 }
 
@@ -55,6 +56,7 @@ std::string encode_summary(const CaseSummary& s) {
   o << "path " << one_line(s.path) << '\n';
   o << "check " << one_line(s.check) << '\n';
   if (s.execution >= 0) o << "execution " << s.execution << '\n';
+  if (s.executions > 0) o << "executions " << s.executions << '\n';
   return o.str();
 }
 
@@ -108,6 +110,7 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
     else if (key == "path") s.path = value;
     else if (key == "check") s.check = value;
     else if (key == "execution") s.execution = std::atoi(value.c_str());
+    else if (key == "executions") s.executions = std::atoi(value.c_str());
   }
   return s;
 }

@@ -25,6 +25,7 @@ struct CaseSummary {
   std::string rule;         // the finding's Finding::rule (the judge's broken rule or invariant)
   std::string check;        // the finding's Finding::check (the runner's check that made it)
   int execution = -1;       // the finding's Finding::execution (version 4; -1: a static case)
+  int executions = 0;       // CaseReport::executions (version 4; 0: a static case)
 };
 
 CaseSummary summarize(const CaseReport& report);

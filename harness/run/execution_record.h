@@ -45,6 +45,8 @@ struct ExecutionRecord {
   // (the case's own plan was; the shadow's sizes differ).
   bool shadow = false;
   std::string note;
+  // Version 4: every value's bound sizes (RunOptions::value_bounds), or nullptr.
+  const std::vector<std::vector<int64_t>>* bounds = nullptr;
 
   std::optional<TorchOracleResult> torch;
   std::optional<PathResult> naive;

@@ -31,7 +31,10 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
   if (!report.unsupported.empty()) return report;
   for (size_t k = 0; k < dynamic.runs.size(); ++k) {
     const ExecutionInfo& e = dynamic.runs[k];
-    CaseReport one = run_case(e.c, e.info, backend, options);
+    RunOptions at_bounds = options;
+    at_bounds.value_bounds = &dynamic.bound_sizes;
+    CaseReport one = run_case(e.c, e.info, backend, at_bounds);
+    ++report.executions;
     report.slices += one.slices;
     report.rewritten += one.rewritten;
     report.arena_bytes = std::max(report.arena_bytes, one.arena_bytes);

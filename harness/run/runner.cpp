@@ -106,7 +106,7 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
       if (!r.copy) {
         if (r.inputs.empty()) r.inputs = make_input_values(info);
         RunningPath running("copy");
-        r.copy = run_copy_path(c, info, r.inputs, backend.kernels);
+        r.copy = run_copy_path(c, info, r.inputs, backend.kernels, r.bounds);
       }
       return;
     case Stage::Pass:
@@ -225,6 +225,7 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
   CaseReport report;
   for (const Op& op : c.ops) report.slices += op_is_view_copy(op.kind);
   ExecutionRecord r(c, info, backend);
+  r.bounds = options.value_bounds;
   const std::vector<Check> checks = case_checks(backend);
   const Check* failed = run_checks(r, checks, "", report, &report);
   if (failed) {

@@ -28,6 +28,11 @@ struct RunOptions {
   // target must leave libFuzzer's own, which writes the crashing input (without
   // it a sanitizer finding's input is lost).
   bool note_path_at_death = true;
+  // Version 4: every value's bound sizes (the exported program's upper bounds,
+  // DynamicInfo::bound_sizes): the copy path allocates every tensor at its bound,
+  // DYNAMIC_BOUND, so each kernel must resize its out to the actual result.
+  // nullptr for a static case (each tensor exactly its size).
+  const std::vector<std::vector<int64_t>>* value_bounds = nullptr;
 };
 
 // One view-copy op's rewrite decision, for the share rewritten per op kind
@@ -49,6 +54,8 @@ struct CaseReport {
   // UNSUPPORTED (DESIGN 3): the backend refused the case, which lies outside the
   // limits it declares; the reason it gives. The refusal is then tolerated.
   std::string unsupported;
+  // Version 4: the executions run (a case with symbols); 0 for a static case.
+  int executions = 0;
   bool failed() const;
   const Finding* first_failure() const;
 };
