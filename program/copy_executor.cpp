@@ -29,7 +29,7 @@ OwnedTensor allocate(const Tensor& meta) {
   std::memset(o.buffer.get(), kSentinel, n);
   o.t.data = o.buffer.get();
   o.t.capacity_nbytes = n;
-  return o;
+  return o;  // (a DYNAMIC_BOUND meta keeps its dynamism: its kernel may resize within n)
 }
 
 bool untouched(const OwnedTensor& o) {
@@ -43,10 +43,14 @@ bool untouched(const OwnedTensor& o) {
 class CopyEvaluator : public KernelEvaluator<CopyEvaluator> {
  public:
   CopyEvaluator(const Case& c, const ProgramInfo& info, const KernelTable& k,
-                const std::vector<TensorValue>& inputs)
-      : KernelEvaluator(k), c_(c), info_(info), values_(info.values.size()) {
+                const std::vector<TensorValue>& inputs,
+                const std::vector<std::vector<int64_t>>* bounds)
+      : KernelEvaluator(k), c_(c), info_(info), bounds_(bounds), values_(info.values.size()) {
     for (size_t v = 0; v < inputs.size() && v < values_.size(); ++v) {
-      values_[v] = allocate(value_meta(info.values[v]));
+      values_[v] = allocate(planned_meta(static_cast<int>(v)));
+      // Setting an input: its actual sizes, within the bound's bytes.
+      Tensor actual = value_meta(info.values[v]);
+      if (!resize_tensor(values_[v].t, actual.sizes)) values_[v] = allocate(actual);
       write_tensor_value(inputs[v], values_[v].t);
     }
   }
@@ -60,7 +64,7 @@ class CopyEvaluator : public KernelEvaluator<CopyEvaluator> {
     if (oi.result < 0) return;
     values_[oi.result] = allocate(k == info_.failing_op
                                       ? failing_out_meta(c_.ops[k], values_[oi.src].t)
-                                      : value_meta(info_.values[oi.result]));
+                                      : planned_meta(oi.result));
     out_ = &values_[oi.result];
   }
   void after_op(int) {}
@@ -77,8 +81,22 @@ class CopyEvaluator : public KernelEvaluator<CopyEvaluator> {
   }
 
  private:
+  // A value's tensor as planned: its own sizes, or (version 4) its bound's sizes,
+  // DYNAMIC_BOUND, when the bound has its rank.
+  Tensor planned_meta(int v) const {
+    Tensor t = value_meta(info_.values[v]);
+    if (!bounds_ || static_cast<size_t>(v) >= bounds_->size()) return t;
+    const std::vector<int64_t>& b = (*bounds_)[v];
+    if (static_cast<int>(b.size()) != t.rank) return t;
+    t.dynamism = ShapeDynamism::DYNAMIC_BOUND;
+    t.capacity_nbytes = SIZE_MAX;
+    if (!resize_tensor(t, b.data())) return value_meta(info_.values[v]);
+    return t;
+  }
+
   const Case& c_;
   const ProgramInfo& info_;
+  const std::vector<std::vector<int64_t>>* bounds_;
   std::vector<OwnedTensor> values_;
   OwnedTensor* out_ = nullptr;
 };
@@ -86,8 +104,9 @@ class CopyEvaluator : public KernelEvaluator<CopyEvaluator> {
 }  // namespace
 
 PathResult run_copy_path(const Case& c, const ProgramInfo& info,
-                         const std::vector<TensorValue>& inputs, const KernelTable& k) {
-  CopyEvaluator ev(c, info, k, inputs);
+                         const std::vector<TensorValue>& inputs, const KernelTable& k,
+                         const std::vector<std::vector<int64_t>>* bounds) {
+  CopyEvaluator ev(c, info, k, inputs, bounds);
   return interpret(c, info, ev);
 }
 

@@ -10,7 +10,13 @@
 namespace slicefuzz {
 
 // `inputs` are the program inputs' values, in order (the harness's fill, handed in).
+// `bounds` (version 4; nullptr for a static case): every value's upper bound
+// sizes, as the exported program declares them. Each tensor is then allocated at
+// its bound and DYNAMIC_BOUND: an input is set to its actual sizes, and every
+// kernel must resize its out from the bound to the result (ExecuTorch's
+// resize_tensor), the shape at which a kernel that never resizes looks right.
 PathResult run_copy_path(const Case& c, const ProgramInfo& info,
-                         const std::vector<TensorValue>& inputs, const KernelTable& kernels);
+                         const std::vector<TensorValue>& inputs, const KernelTable& kernels,
+                         const std::vector<std::vector<int64_t>>* bounds = nullptr);
 
 }  // namespace slicefuzz
