@@ -40,6 +40,9 @@ namespace {
 
 const slicefuzz::Backend* g_backend = nullptr;
 int64_t g_budget = slicefuzz::kFuzzByteBudget;
+// The newest case format version of the cases the mutator generates afresh
+// (SLICEFUZZ_FORMAT_VERSION; 4 makes a share of them dynamic: generators/dynamic_gen.h).
+int g_version = slicefuzz::kLatestCaseVersion;
 std::vector<slicefuzz::KnownFinding> g_known;
 uint64_t g_known_hits = 0;
 // What the mutator starts from, parsed once (harness/fuzz/mutation_sources.h).
@@ -114,6 +117,15 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     std::exit(2);
   }
   if (const char* b = std::getenv("SLICEFUZZ_MAX_BYTES")) g_budget = std::max(1LL, std::atoll(b));
+  if (const char* v = std::getenv("SLICEFUZZ_FORMAT_VERSION")) {
+    const int version = std::atoi(v);
+    if (version < 2 || version > slicefuzz::kNewestReadableCaseVersion) {
+      std::fprintf(stderr, "fuzz_program: SLICEFUZZ_FORMAT_VERSION must be 2 to %d, got '%s'\n",
+                   slicefuzz::kNewestReadableCaseVersion, v);
+      std::exit(2);
+    }
+    g_version = version;
+  }
   std::string error;
   if (!slicefuzz::load_known_findings(slicefuzz::default_known_dir(g_backend->name), g_known, error)) {
     std::fprintf(stderr, "fuzz_program: known findings: %s\n", error.c_str());
@@ -251,7 +263,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
     return LLVMFuzzerMutate(data, size, max_size);
   } else {
     c = slicefuzz::generate_case_within(seed, rng() % 1000, g_backend->outside_limits,
-                                        g_backend->eager_ops);
+                                        g_backend->eager_ops, g_version);
   }
   // An eager backend: a quarter of the time a fresh eager program (view chains,
   // writes through views), since the mutator's op edits are copy-semantics ones.
