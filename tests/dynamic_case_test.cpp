@@ -3,6 +3,10 @@
 // enumeration; each execution run as its own static case.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "backends/backend.h"
@@ -241,6 +245,59 @@ TEST(DynamicCase, GeneratedVersion4CasesAreWellFormedAndTheRestUnchanged) {
   EXPECT_LT(dynamic, kCases / 2);
   EXPECT_GT(dynamic_dims, 0);
   EXPECT_GT(runtime_integers, 0);
+}
+
+std::string cli(const std::string& args, int& status) {
+  std::string out;
+  FILE* p = popen((std::string(SLICEFUZZ_CLI) + " " + args + " 2>&1").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while (p && (n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  status = p ? pclose(p) : -1;
+  return out;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The CLI on version 4: run --format-version 4 finds a bound bug and writes the
+// case with its symbols, the Python reproducer as the failing execution's static
+// program; export and minimize refuse a case with symbols (exit 2, one line).
+TEST(DynamicCase, TheCliRunsFindsAndRefusesClearly) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "dynamic_cli";
+  fs::remove_all(dir);
+  int status = 0;
+  const std::string out = cli("run --count 400 --seed 1 --format-version 4 --backend faulty-out-not-resized "
+                              "--stop-at-first --no-minimize --out " + dir.string(), status);
+  EXPECT_NE(status, 0) << out;
+  EXPECT_NE(out.find("with symbols"), std::string::npos) << out;
+  int cases = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() < 9 || name.substr(name.size() - 9) != ".min.case") continue;
+    ++cases;
+    EXPECT_NE(slurp(e.path()).find("\nsym "), std::string::npos) << name;
+    const fs::path py = dir / (name.substr(0, name.size() - 9) + ".py");
+    ASSERT_TRUE(fs::exists(py)) << py;
+    const std::string text = slurp(py);
+    EXPECT_EQ(text.find("#   sym "), std::string::npos) << "the reproducer is one static execution";
+    EXPECT_NE(text.find("execution "), std::string::npos);
+  }
+  EXPECT_GE(cases, 1);
+  const fs::path kv = dir / "kv.case";
+  std::ofstream(kv) << kKv;
+  const std::string exported = cli("export --python " + kv.string(), status);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << exported;
+  EXPECT_NE(exported.find("not implemented yet"), std::string::npos) << exported;
+  const std::string minimized = cli("minimize " + kv.string() + " -o " + (dir / "m.case").string(), status);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << minimized;
+  EXPECT_FALSE(fs::exists(dir / "m.case"));
+  fs::remove_all(dir);
 }
 
 }  // namespace
