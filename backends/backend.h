@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "program/kernel_table.h"
+#include "program/input_check.h"
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"
 
@@ -18,6 +19,8 @@ struct Backend {
   KernelTable kernels;
   decltype(&replace_slice_copy_with_slice) pass = &replace_slice_copy_with_slice;
   decltype(&plan_memory) planner = &plan_memory;
+  // Setting an input under dynamic shapes (version 4): refuses a dim past its bound.
+  decltype(&check_input_sizes) input_check = &check_input_sizes;
   // A deliberately conservative pass: its MISSED_REWRITE findings are counted and
   // reported, not failed.
   bool tolerates_missed_rewrite = false;

@@ -4,6 +4,10 @@
 #include "backends/faulty.h"
 #include "kernels/kernels.h"
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 namespace slicefuzz {
 
 namespace {
@@ -37,6 +41,21 @@ Tensor& squeeze_copy_out_not_resized(KernelRuntimeContext& ctx, const Tensor& in
   return out;
 }
 
+// Bug class (pytorch/executorch issue 20546): Method::set_input checks a dynamic
+// input's element count against the bound's, not each dim, although program.fbs
+// states the per-dim rule; [2, 8] passes as a [4, 4] input, and every kernel then
+// reads strides of a shape the plan never held.
+std::string check_input_numel_only(const std::vector<int64_t>& actual, const std::vector<int64_t>& bound) {
+  if (actual.size() != bound.size()) return "rank differs";
+  int64_t n = 1, cap = 1;
+  for (size_t d = 0; d < actual.size(); ++d) {
+    if (actual[d] < 0) return "negative size";
+    n *= actual[d];
+    cap *= bound[d];
+  }
+  return n <= cap ? "" : "more elements than the bound";
+}
+
 Backend faulty(const char* name, const char* description) {
   Backend b;
   b.name = name;
@@ -52,6 +71,11 @@ void add_faulty_dynamic_backends(std::vector<Backend>& out) {
                      "(pytorch/executorch PRs 22411, 22409): right at the bound, wrong below it");
   b.kernels.slice_copy = &slice_copy_out_not_resized;
   b.kernels.squeeze_copy = &squeeze_copy_out_not_resized;
+  out.push_back(b);
+  b = faulty("faulty-input-numel-only",
+             "set_input checks a dynamic input's element count against its bound's, not each dim "
+             "(pytorch/executorch issue 20546)");
+  b.input_check = &check_input_numel_only;
   out.push_back(b);
 }
 

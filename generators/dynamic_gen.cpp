@@ -107,6 +107,48 @@ bool add_runtime_integer(Case& c, std::mt19937_64& rng) {
   return true;
 }
 
+// An execution that sets an input past its bound in one dim and within it in
+// another (as many elements as the bound allows or fewer): what the input check
+// must refuse per dim (program.fbs), and a check of the element count alone
+// (pytorch/executorch issue 20546) lets through. False when no input has two
+// dynamic dims.
+bool add_run_past_the_bound(Case& c, std::mt19937_64& rng) {
+  for (const InputDecl& in : c.inputs) {
+    std::vector<int> dims;
+    for (size_t d = 0; d < in.sym_sizes.size(); ++d)
+      if (in.sym_sizes[d] >= 0) dims.push_back(static_cast<int>(d));
+    if (dims.size() < 2) continue;
+    const int over = in.sym_sizes[dims[0]], under = in.sym_sizes[dims[1]];
+    if (over == under || c.syms[under].lo < 1 || c.syms[under].hi < 2) continue;
+    Execution e = c.runs.front();  // the bound
+    // Halve one dim, double the other: the element count stays at the bound's.
+    e.values[under] = std::max<int64_t>(c.syms[under].lo, c.syms[under].hi / 2);
+    e.values[over] = c.syms[over].hi * (c.syms[under].hi / e.values[under]);
+    if (e.values[over] <= c.syms[over].hi) continue;
+    c.runs.insert(c.runs.begin() + 1 + static_cast<long>(rng() % c.runs.size()), std::move(e));
+    return true;
+  }
+  return false;
+}
+
+// A second dynamic dim of the same input as the first one (another symbol).
+bool add_second_dynamic_dim(Case& c) {
+  for (InputDecl& in : c.inputs) {
+    if (!in.is_dynamic()) continue;
+    for (size_t d = 0; d < in.sizes.size(); ++d) {
+      if (in.sym_sizes[d] >= 0 || in.sizes[d] < 2 || in.sizes[d] > weights::kDynamicMaxBound) continue;
+      SymDecl s;
+      s.name = fresh_symbol(c, "T");
+      s.lo = 1;
+      s.hi = in.sizes[d];
+      in.sym_sizes[d] = static_cast<int>(c.syms.size());
+      c.syms.push_back(std::move(s));
+      return true;
+    }
+  }
+  return false;
+}
+
 // The schedule: every symbol at its top (the bound), then below, then at its bottom.
 void add_schedule(Case& c, std::mt19937_64& rng) {
   const size_t n = c.syms.size();
@@ -143,7 +185,9 @@ Case with_symbols(const Case& c, std::mt19937_64& rng) {
       break;
   }
   if (k.syms.empty()) return c;
+  const bool past_the_bound = rng() % 100 < weights::kDynamicPastBoundPercent && add_second_dynamic_dim(k);
   add_schedule(k, rng);
+  if (past_the_bound) add_run_past_the_bound(k, rng);
   // Well formed at every assignment (the judge's analysis), or not at all.
   ParseResult p = parse_case(print_case(k), "<generated>");
   return p.ok ? p.c : c;

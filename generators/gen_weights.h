@@ -87,6 +87,9 @@ inline const W kDynamicLow = {30, 50, 20};
 inline constexpr int64_t kDynamicMaxBound = 64;
 // A runtime integer's range is [0, 1..span]; a literal far outside stays literal.
 inline constexpr int64_t kRuntimeIntegerSpan = 8;
+// Share (percent) of the cases with a dynamic dim that get a second one and an
+// execution past the bound in one dim (the input check's test).
+inline constexpr uint64_t kDynamicPastBoundPercent = 25;
 // Executions between the bound and the bottom: 0, 1, 2, 3.
 inline const W kDynamicMiddleRuns = {20, 40, 30, 10};
 

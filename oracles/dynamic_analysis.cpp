@@ -99,10 +99,22 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
   });
   if (!ok) return false;
 
+  // A symbol that sizes an input is checked where the inputs are set; one that
+  // sizes none is a runtime integer the program computes, so its value must lie in
+  // its range (no input check could refuse it).
+  std::vector<bool> sizes_an_input(c.syms.size(), false);
+  for (const InputDecl& in : c.inputs)
+    for (int s : in.sym_sizes)
+      if (s >= 0) sizes_an_input[s] = true;
   // Each execution, in order.
   for (size_t r = 0; r < c.runs.size(); ++r) {
     ExecutionInfo e;
     e.values = c.runs[r].values;
+    for (size_t k = 0; k < c.syms.size(); ++k)
+      if (!sizes_an_input[k] && (e.values[k] < c.syms[k].lo || e.values[k] > c.syms[k].hi))
+        return fail(W::Run, static_cast<int>(r),
+                    "'" + c.syms[k].name + "' sizes no input, so its value must lie in its range [" +
+                        std::to_string(c.syms[k].lo) + ", " + std::to_string(c.syms[k].hi) + "]");
     e.in_range = in_range(c, e.values);
     if (!concretise(c, e.values, e.c, why)) {
       if (e.in_range) return fail(W::Run, static_cast<int>(r), why);

@@ -180,11 +180,41 @@ TEST(DynamicCase, EachExecutionIsJudgedAndAFindingNamesIt) {
   ParseResult first_only = parse_case(text.substr(0, text.find("run p=1")), "neg1.case");
   ASSERT_TRUE(first_only.ok) << first_only.error;
   EXPECT_EQ(run_case(first_only.c, first_only.info, *faulty, RunOptions{}).first_failure(), nullptr);
-  // An execution outside the ranges is not run yet: the case is UNSUPPORTED, not PASS.
+  // p sizes no input: a value outside its range could be refused by no input
+  // check, so the file is malformed.
   ParseResult outside = parse_case(text + "run p=5\n", "outside.case");
-  ASSERT_TRUE(outside.ok) << outside.error;
-  CaseReport o = run_case(outside.c, outside.info, *find_backend("reference"), RunOptions{});
-  EXPECT_NE(o.unsupported.find("execution 3 (p=5) lies outside"), std::string::npos) << o.unsupported;
+  EXPECT_FALSE(outside.ok);
+  EXPECT_NE(outside.error.find("outside.case:9: 'p' sizes no input"), std::string::npos) << outside.error;
+}
+
+// An input past its bound in one dim, within it in element count: refused where
+// the inputs are set (the reference's per-dim check), accepted by a check of the
+// element count alone (pytorch/executorch issue 20546, faulty-input-numel-only);
+// the next execution runs either way.
+TEST(DynamicCase, AnInputPastItsBoundInOneDimIsRefusedAtSetInput) {
+  const std::string text =
+      "slicefuzz-case 4\ndtype float32\nsym S in [1, 4]\nsym T in [1, 4]\ninput x [S, T]\n"
+      "y = slice_copy(x, dim=0, start=0, end=1, step=1)\nz = clone(y)\noutput z\n"
+      "run S=4 T=4\nrun S=2 T=8\nrun S=1 T=3\n";
+  ParseResult p = parse_case(text, "past.case");
+  ASSERT_TRUE(p.ok) << p.error;
+  ASSERT_EQ(p.dynamic.runs.size(), 3u);
+  EXPECT_FALSE(p.dynamic.runs[1].in_range);
+  CaseReport ok = run_case(p.c, p.info, *find_backend("reference"), RunOptions{});
+  EXPECT_EQ(ok.first_failure(), nullptr);
+  EXPECT_EQ(ok.executions, 3);
+  CaseReport bad = run_case(p.c, p.info, *find_backend("faulty-input-numel-only"), RunOptions{});
+  ASSERT_NE(bad.first_failure(), nullptr);
+  EXPECT_EQ(bad.first_failure()->kind, FindingKind::ERROR_MISMATCH);
+  EXPECT_EQ(bad.first_failure()->path, "inputs");
+  EXPECT_EQ(bad.first_failure()->rule, "dim-past-bound");
+  EXPECT_EQ(bad.first_failure()->execution, 1);
+  // Past the bound in element count too: both refuse it.
+  ParseResult more = parse_case(
+      std::string(text).replace(text.find("run S=2 T=8"), 11, "run S=4 T=8"), "more.case");
+  ASSERT_TRUE(more.ok) << more.error;
+  EXPECT_EQ(run_case(more.c, more.info, *find_backend("faulty-input-numel-only"), RunOptions{}).first_failure(),
+            nullptr);
 }
 
 // The copy path allocates every tensor at its bound (DYNAMIC_BOUND): a kernel
@@ -221,7 +251,7 @@ TEST(DynamicCase, AKernelThatNeverResizesIsCaughtBelowTheBoundOnly) {
 // --format-version 4: a share of the copy-semantics cases get symbols; every
 // other case is, byte for byte, the version-3 case of the same key.
 TEST(DynamicCase, GeneratedVersion4CasesAreWellFormedAndTheRestUnchanged) {
-  int dynamic = 0, runtime_integers = 0, dynamic_dims = 0;
+  int dynamic = 0, runtime_integers = 0, dynamic_dims = 0, past_the_bound = 0;
   constexpr int kCases = 400;
   for (int i = 0; i < kCases; ++i) {
     const Case v3 = generate_case(11, i, false, 3);
@@ -237,7 +267,9 @@ TEST(DynamicCase, GeneratedVersion4CasesAreWellFormedAndTheRestUnchanged) {
     EXPECT_EQ(print_case(p.c), text);
     ASSERT_FALSE(v4.runs.empty());
     for (size_t k = 0; k < v4.syms.size(); ++k) EXPECT_EQ(v4.runs[0].values[k], v4.syms[k].hi) << text;
-    for (const ExecutionInfo& e : p.dynamic.runs) EXPECT_TRUE(e.in_range) << text;
+    // Past the bound only in one dim, within it in element count (the input
+    // check's test); every other execution within the ranges.
+    for (const ExecutionInfo& e : p.dynamic.runs) past_the_bound += !e.in_range;
     for (const InputDecl& in : v4.inputs) dynamic_dims += in.is_dynamic();
     for (const Op& op : v4.ops) runtime_integers += !op.sym_args.empty();
   }
@@ -245,6 +277,7 @@ TEST(DynamicCase, GeneratedVersion4CasesAreWellFormedAndTheRestUnchanged) {
   EXPECT_LT(dynamic, kCases / 2);
   EXPECT_GT(dynamic_dims, 0);
   EXPECT_GT(runtime_integers, 0);
+  EXPECT_GT(past_the_bound, 0);
 }
 
 std::string cli(const std::string& args, int& status) {

@@ -72,9 +72,11 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
 
 // Version 4, step 1 (docs/design.md section 8): each execution of a case with
 // symbols runs as its own static case through every check, in order, until the
-// first that fails; a finding says which execution (`Finding::execution`). Not
-// yet: one plan at the bounds for every execution, the input check of an
-// execution outside the ranges (such a case is UNSUPPORTED until then).
+// first that fails; a finding says which execution (`Finding::execution`). Each
+// execution's inputs go through the backend's input check first (an execution
+// outside the ranges must be refused there, and then runs nothing); the copy
+// path plans every tensor at its bound. Not yet: one rewrite plan at the bounds
+// for every execution.
 CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options);
 
 }  // namespace slicefuzz
