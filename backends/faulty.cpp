@@ -154,14 +154,14 @@ MemoryPlan planner_no_lifetime_extension(const Case& c, const ProgramInfo& i, co
   return plan_memory_with(c, i, rw, /*extend_roots_to_alias_reads=*/false);
 }
 
+}  // namespace
+
 Backend faulty(const char* name, const char* description) {
   Backend b;
   b.name = name;
   b.description = description;
   return b;
 }
-
-}  // namespace
 
 void add_faulty_backends(std::vector<Backend>& out) {
   Backend b = faulty("faulty-blockcopy", "slice_copy copies blocks by dim index, ignoring the dim order");

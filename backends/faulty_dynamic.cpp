@@ -56,13 +56,6 @@ std::string check_input_numel_only(const std::vector<int64_t>& actual, const std
   return n <= cap ? "" : "more elements than the bound";
 }
 
-Backend faulty(const char* name, const char* description) {
-  Backend b;
-  b.name = name;
-  b.description = description;
-  return b;
-}
-
 }  // namespace
 
 void add_faulty_dynamic_backends(std::vector<Backend>& out) {

@@ -115,13 +115,6 @@ void alias_pointer_set_once(KernelRuntimeContext& ctx, EValue** stack) {
   if (ctx.ok() && before != nullptr) stack[kOut]->tensor->data = before;  // the bug
 }
 
-Backend faulty(const char* name, const char* description) {
-  Backend b;
-  b.name = name;
-  b.description = description;
-  return b;
-}
-
 }  // namespace
 
 void add_faulty_view_backends(std::vector<Backend>& out) {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "oracles/analysis.h"
+#include "oracles/judge_facts.h"
 #include "vocab/concretise.h"
 
 namespace slicefuzz {
@@ -82,15 +83,27 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
   ProgramInfo info;
   std::string why;
   bool ok = true;
+  std::vector<std::pair<int, std::string>> rank_at;  // per value: its rank, and where first seen
   for_each_assignment(c, [&](const std::vector<int64_t>& values) {
     if (!analysed(c, values, budget, concrete, info, why)) {
       fail(W::Sym, 0, "at " + describe_execution(c, values) + ": " + why);
       return ok = false;
     }
     if (out.bound_sizes.size() < info.values.size()) out.bound_sizes.resize(info.values.size());
+    if (rank_at.size() < info.values.size()) rank_at.resize(info.values.size(), {-1, {}});
     for (size_t v = 0; v < info.values.size(); ++v) {
       const ValueInfo& vi = info.values[v];
       if (!vi.known) continue;
+      // One value is one planned tensor: its rank may not depend on a symbol
+      // (squeeze_copy of a dim that is 1 at some sizes only, for one).
+      const int rank = static_cast<int>(vi.sizes.size());
+      if (rank_at[v].first >= 0 && rank_at[v].first != rank) {
+        fail(W::Sym, 0, "'" + vi.name + "' has rank " + std::to_string(rank_at[v].first) + " at " +
+                            rank_at[v].second + " and rank " + std::to_string(rank) + " at " +
+                            describe_execution(c, values) + ": a value's rank may not depend on a symbol");
+        return ok = false;
+      }
+      if (rank_at[v].first < 0) rank_at[v] = {rank, describe_execution(c, values)};
       std::vector<int64_t>& b = out.bound_sizes[v];
       if (b.empty()) b.assign(vi.sizes.size(), 0);
       for (size_t d = 0; d < vi.sizes.size() && d < b.size(); ++d) b[d] = std::max(b[d], vi.sizes[d]);
@@ -98,6 +111,21 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
     return true;
   });
   if (!ok) return false;
+  // The plan holds every value at its bound, whose dims may each come from another
+  // assignment (an empty [0, 2^31] at one, [4, 0] at another: [4, 2^31]): the bytes
+  // at the bounds count against the budget, before anything is allocated.
+  {
+    __int128 total = 0;
+    for (size_t v = 0; v < out.bound_sizes.size() && v < info.values.size(); ++v) {
+      if (out.bound_sizes[v].empty() && !info.values[v].known) continue;
+      const std::optional<int64_t> bytes = judge::tensor_bytes(out.bound_sizes[v], info.values[v].dtype);
+      total += bytes ? *bytes : (static_cast<__int128>(budget) + 1);
+      if (total > budget)
+        return fail(W::Sym, 0, "at their bounds the case's tensors take more than the byte budget of " +
+                                   std::to_string(budget) + " bytes ('" + info.values[v].name + "' at " +
+                                   "its bound is one of them; change it with --max-bytes)");
+    }
+  }
 
   // A symbol that sizes an input is checked where the inputs are set; one that
   // sizes none is a runtime integer the program computes, so its value must lie in

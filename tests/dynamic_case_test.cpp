@@ -11,6 +11,7 @@
 
 #include "backends/backend.h"
 #include "generators/generate.h"
+#include "generators/mutator.h"
 #include "harness/run/runner.h"
 #include "vocab/case_format.h"
 #include "vocab/concretise.h"
@@ -140,6 +141,14 @@ TEST(DynamicCase, MalformedCasesNameTheLine) {
       {"sym S in [0, 100]\nsym T in [0, 100]\ninput x [S, T]\noutput x\nrun S=1 T=1\n", 3,
        "allow 10201 assignments"},
       {"sym S in [0, 8]\nconst w [S]\noutput w\nrun S=1\n", 4, "a constant's sizes are static"},
+      // Found by fuzz_program (an 8 GiB allocation at the bounds, every execution
+      // empty): a value's rank may not depend on a symbol ...
+      {"sym S in [1, 4]\ninput x [S, 0, 3]\nt = squeeze_copy(x, dims=[0])\noutput t\nrun S=1\n", 3,
+       "rank may not depend on a symbol"},
+      // ... and the bytes at the bounds, each dim's largest from another assignment
+      // ([1, 8192] at S=1, [4096, 2] at S=4096: [4096, 8192]), count against the budget.
+      {"sym S in [1, 4096]\ninput x [8192]\nz = view_copy(x, sizes=[S, -1])\nw = clone(z)\noutput w\nrun S=2\n",
+       3, "at their bounds the case's tensors take more than the byte budget"},
   };
   for (const Bad& b : cases) {
     const std::string text = std::string("slicefuzz-case 4\ndtype float32\n") + b.body;
@@ -278,6 +287,36 @@ TEST(DynamicCase, GeneratedVersion4CasesAreWellFormedAndTheRestUnchanged) {
   EXPECT_GT(dynamic_dims, 0);
   EXPECT_GT(runtime_integers, 0);
   EXPECT_GT(past_the_bound, 0);
+}
+
+// The fuzzer's mutators edit the parsed case without knowing its symbols: every
+// mutant of a dynamic seed must print (and then parse, or be refused with a
+// message). fuzz_program found the printer reading past sym_sizes after a
+// mutant changed an input's rank (an ASan report inside the custom mutator).
+TEST(DynamicCase, MutantsOfDynamicSeedsPrintAndParse) {
+  namespace fs = std::filesystem;
+  int parsed = 0, refused = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(SLICEFUZZ_SOURCE_DIR) / "corpus/seeds/dynamic")) {
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    ParseResult seed = parse_case(text.str(), e.path().string());
+    ASSERT_TRUE(seed.ok) << seed.error;
+    for (uint64_t k = 0; k < 300; ++k) {
+      Case c = seed.c;
+      std::mt19937_64 rng(k);
+      mutate_case(c, rng);
+      const ParseResult p = parse_case(print_case(c), "mutant.case");
+      (p.ok ? parsed : refused) += 1;
+      if (!p.ok) EXPECT_NE(p.error.find("mutant.case:"), std::string::npos) << p.error;
+    }
+  }
+  EXPECT_GT(parsed, 0);
+  // A rank changed under a symbol: the dims past sym_sizes print as static.
+  ParseResult p = parse_case(kKv, "kv.case");
+  ASSERT_TRUE(p.ok) << p.error;
+  p.c.inputs[1].sizes.push_back(5);
+  EXPECT_NE(print_case(p.c).find("input q [2, S, 4, 5]"), std::string::npos) << print_case(p.c);
 }
 
 std::string cli(const std::string& args, int& status) {

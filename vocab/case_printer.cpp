@@ -141,7 +141,9 @@ std::string print_case(const Case& c) {
           s, in.sizes,
           [&](int d) -> const SymExpr* {
             thread_local SymExpr e;
-            if (in.sym_sizes[d] < 0) return nullptr;
+            // A mutant may have changed the rank under its symbols: dims past
+            // sym_sizes are static (the fuzzer found this read past the end).
+            if (static_cast<size_t>(d) >= in.sym_sizes.size() || in.sym_sizes[d] < 0) return nullptr;
             e = SymExpr{in.sym_sizes[d], 0};
             return &e;
           },
