@@ -236,7 +236,10 @@ def main():
           "(conservative's MISSED_REWRITEs are tolerated and counted)." % (
               meta["date_utc"], SEEDS, RUN_COUNT, FUZZ_SECONDS)
           + "".join(" Row `%s` re-run alone on %s UTC (`SELFTEST_BACKENDS`)." % (n, d)
-                    for n, d in sorted(rerun_dates.items())), "",
+                    for n, d in sorted(rerun_dates.items()))
+          + "".join(" Row `%s` runs its campaigns at case format version %d (`run --format-version "
+                    "%d`, `SLICEFUZZ_FORMAT_VERSION=%d`): its bug class lives in such programs." % (n, v, v, v)
+                    for n, v in sorted(FORMAT_VERSION.items())), "",
           "| backend | bug class | replay | run | fuzz | median cases to kill (run) | "
           "median seconds to kill (fuzz) | of which start-up | of which search |",
           "|---|---|---|---|---|---|---|---|---|"]
