@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "program/dynamic_pass.h"
 #include "program/kernel_table.h"
 #include "program/input_check.h"
 #include "program/memory_planner.h"
@@ -19,6 +20,9 @@ struct Backend {
   KernelTable kernels;
   decltype(&replace_slice_copy_with_slice) pass = &replace_slice_copy_with_slice;
   decltype(&plan_memory) planner = &plan_memory;
+  // Version 4: the pass's decisions at each execution's sizes made into the one
+  // rewrite the method keeps (program/dynamic_pass.h).
+  decltype(&rewrite_for_every_execution) dynamic_pass = &rewrite_for_every_execution;
   // Setting an input under dynamic shapes (version 4): refuses a dim past its bound.
   decltype(&check_input_sizes) input_check = &check_input_sizes;
   // A deliberately conservative pass: its MISSED_REWRITE findings are counted and

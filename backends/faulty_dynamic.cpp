@@ -3,6 +3,7 @@
 // must be resized to the actual result. Registered from add_faulty_backends.
 #include "backends/faulty.h"
 #include "kernels/kernels.h"
+#include "kernels/util/slice_util.h"
 
 #include <cstdint>
 #include <string>
@@ -56,6 +57,50 @@ std::string check_input_numel_only(const std::vector<int64_t>& actual, const std
   return n <= cap ? "" : "more elements than the bound";
 }
 
+// Bug class (issue 23: "et_view keeping the bound's sizes"): et_view repoints
+// out at in's bytes but leaves out's sizes as the plan made them, at the bound
+// (memory.view's size list baked at export instead of the SymInts evaluated at
+// run time). Right at the bound and on every static tensor; below it the alias
+// reads past its input's elements.
+void et_view_keeping_bound_sizes(KernelRuntimeContext& ctx, EValue** stack) {
+  const bool ok = stack != nullptr && stack[2] != nullptr && stack[2]->is_tensor();
+  const Tensor before = ok ? *stack[2]->tensor : Tensor{};
+  et_view(ctx, stack);
+  if (!ctx.ok() || !ok || before.dynamism != ShapeDynamism::DYNAMIC_BOUND) return;
+  Tensor& out = *stack[2]->tensor;
+  void* const data = out.data;
+  out = before;  // the bug
+  out.data = data;
+  out.capacity_nbytes = out.nbytes();
+}
+
+// Bug class (issue 23: "strides from bound sizes instead of actual sizes"): et_slice
+// computes the alias offset from the strides of the layout out was planned with
+// (the bound's, then the previous execution's) instead of in's actual strides. A
+// dim-0 slice's byte offset is start * stride[0], the product of the inner actual
+// sizes: right while the inner dims are at their bound, wrong below it.
+void et_slice_offset_from_planned_strides(KernelRuntimeContext& ctx, EValue** stack) {
+  const bool ok = stack != nullptr && stack[5] != nullptr && stack[5]->is_tensor() &&
+                  stack[0] != nullptr && stack[0]->is_tensor() && stack[1] != nullptr &&
+                  stack[1]->is_int() && stack[2] != nullptr && stack[3] != nullptr &&
+                  stack[4] != nullptr && stack[4]->is_int();
+  const Tensor before = ok ? *stack[5]->tensor : Tensor{};
+  et_slice(ctx, stack);
+  if (!ctx.ok() || !ok || before.dynamism != ShapeDynamism::DYNAMIC_BOUND) return;
+  const Tensor& in = *stack[0]->tensor;
+  Tensor& out = *stack[5]->tensor;
+  const std::optional<int> d = normalize_dim(stack[1]->int_value, in.rank);
+  if (!d || *d >= before.rank || out.numel() == 0) return;
+  std::optional<int64_t> start, end;
+  if (stack[2]->is_int()) start = stack[2]->int_value;
+  if (stack[3]->is_int()) end = stack[3]->int_value;
+  const SliceRange r = normalize_slice(in.sizes[*d], start, end, stack[4]->int_value);
+  const int64_t offset = r.start * before.strides[*d];  // the bug: in.strides[*d]
+  const size_t bytes = static_cast<size_t>(offset) * in.element_size();
+  if (offset < 0 || bytes + out.nbytes() > in.capacity_nbytes) return;  // (stays inside in's bytes)
+  out.data = in.bytes() + bytes;
+}
+
 }  // namespace
 
 void add_faulty_dynamic_backends(std::vector<Backend>& out) {
@@ -69,6 +114,28 @@ void add_faulty_dynamic_backends(std::vector<Backend>& out) {
              "set_input checks a dynamic input's element count against its bound's, not each dim "
              "(pytorch/executorch issue 20546)");
   b.input_check = &check_input_numel_only;
+  out.push_back(b);
+  b = faulty("faulty-planned-offset-at-bound",
+             "a plan that places aliases keeps the offset one execution computed for every "
+             "execution (an alias at a runtime start, or below a dynamic inner dim, placed at a "
+             "planned offset)");
+  b.alias_mode = AliasMode::Planned;
+  b.dynamic_pass = [](const std::vector<const ProgramInfo*>& infos, const std::vector<RewritePlan>& plans,
+                      bool planned) {
+    DynamicPassRules rules;
+    rules.planned_offset_must_stay = false;
+    return rewrite_for_every_execution_with(infos, plans, planned, rules);
+  };
+  out.push_back(b);
+  b = faulty("faulty-view-bound-sizes",
+             "et_view repoints out but keeps the sizes it was planned with, at the bound "
+             "(memory.view's sizes baked at export)");
+  b.kernels.et_view_op = &et_view_keeping_bound_sizes;
+  out.push_back(b);
+  b = faulty("faulty-slice-bound-strides",
+             "et_slice computes its alias offset from the strides out was planned with (the "
+             "bound's) instead of its input's actual strides");
+  b.kernels.et_slice_op = &et_slice_offset_from_planned_strides;
   out.push_back(b);
 }
 

@@ -14,6 +14,10 @@ from fuzz_report import read_jsonl  # the one reader of JSON-lines records
 
 CLI = "build/asan/slicefuzz"
 FUZZER = "build/fuzz/fuzz_program"
+# The corpus replayed and the fuzzer's dictionary; main() points both at private
+# copies, so editing the working tree during the (long) self-test changes nothing.
+CORPUS = "corpus"
+DICT = "corpus/slicefuzz.dict"
 SEEDS = [int(s) for s in os.environ.get("SELFTEST_SEEDS", "1 2 3").split()]
 FUZZ_SECONDS = int(os.environ.get("SELFTEST_FUZZ_SECONDS", "60"))
 RUN_COUNT = int(os.environ.get("SELFTEST_RUN_COUNT", "20000"))
@@ -53,8 +57,14 @@ def backends():
     return [line.split("  ", 1) for line in out.splitlines() if line.strip()]
 
 
+def known_dir(backend):
+    """The backend's known findings in the private corpus copy."""
+    return os.path.join(CORPUS, "known", backend)
+
+
 def replay(backend):
-    p = subprocess.run([CLI, "check", "corpus", "--backend", backend, "--jobs", "2"],
+    p = subprocess.run([CLI, "check", CORPUS, "--backend", backend, "--jobs", "2",
+                        "--known", known_dir(backend)],
                        capture_output=True, text=True)
     fails = [l for l in p.stdout.splitlines() if l.startswith("FAIL ")]
     return {"killed": p.returncode == 1, "failing_cases": len(fails),
@@ -65,7 +75,8 @@ def campaign(backend, seed, workdir):
     out = os.path.join(workdir, "run-%s-%d" % (backend, seed))
     version = ["--format-version", str(FORMAT_VERSION[backend])] if backend in FORMAT_VERSION else []
     p = subprocess.run([CLI, "run", "--count", str(RUN_COUNT), "--seed", str(seed),
-                        "--backend", backend, "--stop-at-first", "--no-minimize", "--out", out] + version,
+                        "--backend", backend, "--stop-at-first", "--no-minimize", "--out", out,
+                        "--known", known_dir(backend)] + version,
                        capture_output=True, text=True)
     # The campaign's records (run --out: findings.jsonl), never its printed lines.
     new = [r for r in read_jsonl(os.path.join(out, "findings.jsonl")) if r.get("status") == "NEW"]
@@ -80,12 +91,12 @@ def campaign(backend, seed, workdir):
 def fuzz(backend, seed, workdir):
     corpus = os.path.join(workdir, "fuzz-%s-%d" % (backend, seed))
     os.makedirs(corpus)
-    env = dict(os.environ, SLICEFUZZ_BACKEND=backend)
+    env = dict(os.environ, SLICEFUZZ_BACKEND=backend, SLICEFUZZ_KNOWN=known_dir(backend))
     if backend in FORMAT_VERSION:
         env["SLICEFUZZ_FORMAT_VERSION"] = str(FORMAT_VERSION[backend])
     t0 = time.time()
     p = subprocess.Popen([FUZZER, "-seed=%d" % seed, "-max_total_time=%d" % FUZZ_SECONDS,
-                          "-dict=corpus/slicefuzz.dict", "-artifact_prefix=%s/" % corpus,
+                          "-dict=%s" % DICT, "-artifact_prefix=%s/" % corpus,
                           "-rss_limit_mb=4096", corpus], stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, env=env)
     # Start-up (loading libtorch, the first execution) is separated from search:
@@ -150,13 +161,17 @@ def median(xs):
 
 
 def main():
-    global CLI, FUZZER
+    global CLI, FUZZER, CORPUS, DICT
     work = tempfile.mkdtemp(prefix="slicefuzz-selftest-")
-    # Private copies: a rebuild during the (long) self-test cannot swap binaries.
+    # Private copies: a rebuild or an edited corpus during the (long) self-test
+    # cannot swap binaries or cases between rows.
     for name in ("CLI", "FUZZER"):
         copy = os.path.join(work, os.path.basename(globals()[name]))
         shutil.copy2(globals()[name], copy)
         globals()[name] = copy
+    shutil.copytree(CORPUS, os.path.join(work, "corpus"))
+    CORPUS = os.path.join(work, "corpus")
+    DICT = os.path.join(CORPUS, "slicefuzz.dict")
     rows, ok = [], True
     registered = [name for name, _ in backends()]
     for name in list(MUST_BE_KILLED_BY_REPLAY) + MUST_BE_KILLED_BY_EVERY_METHOD:

@@ -23,7 +23,8 @@ namespace slicefuzz {
   X(ProgramOutput, "program-output")              /* rule 2 */      \
   X(AliasMutated, "alias-mutated")                /* rule 3 */      \
   X(RootWrittenWhileRead, "root-written-while-read") /* rule 4 */   \
-  X(Layout, "layout")                             /* rule 5 */
+  X(Layout, "layout")                             /* rule 5 */      \
+  X(OffsetMoves, "offset-moves")  /* version 4, a planned alias: one offset at every execution */
 
 SLICEFUZZ_DEFINE_JUDGE_WORDS(EligibilityRule, eligibility_rule_word, SLICEFUZZ_ELIGIBILITY_RULES)
 

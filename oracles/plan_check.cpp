@@ -24,7 +24,7 @@ std::string steps(int a, int b) { return std::to_string(a) + ".." + std::to_stri
 
 PlanVerdict judge_plan(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
                        const MemoryPlan& plan, const std::vector<int64_t>& torch_delta,
-                       int64_t alignment) {
+                       int64_t alignment, bool alias_placements) {
   using I = PlanInvariant;
   const int ops_run = info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
   const int end_step = ops_run + 1;
@@ -65,6 +65,7 @@ PlanVerdict judge_plan(const Case& c, const ProgramInfo& info, const RewritePlan
   for (int a = 0; a < nv; ++a) {
     const TensorPlacement& ta = plan.tensors[a];
     if (rewrite.root[a] != a) {
+      if (!alias_placements) continue;
       const int r = rewrite.root[a];
       const int64_t root_off = plan.tensors[r].offset;
       // 128 bits: a pass may hand over any delta.

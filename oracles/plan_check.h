@@ -43,10 +43,13 @@ struct PlanVerdict {
 // tensors, their lifetimes as the program implies them and as the plan claims,
 // and their byte ranges). `torch_delta_bytes` (per value, may be empty): where
 // torch's view puts each alias's first byte relative to its root.
+// `alias_placements`: whether aliases are where the plan puts them (false: a
+// runtime-op backend under dynamic shapes, whose alias prim ops place every alias
+// at each execution; the plan's single offset for it means nothing there).
 PlanVerdict judge_plan(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
                        const MemoryPlan& plan,
                        const std::vector<int64_t>& torch_delta_bytes = {},
-                       int64_t alignment = kArenaAlignment);
+                       int64_t alignment = kArenaAlignment, bool alias_placements = true);
 
 // judge_plan's message alone: "" or the first violation in words (the two tensors, their lifetimes
 // as the program implies them and as the plan claims, and their byte ranges).

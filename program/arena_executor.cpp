@@ -11,8 +11,6 @@
 
 namespace slicefuzz {
 
-namespace {
-
 // Owns one execution's arena and keeps the poisoning schedule: a region is
 // addressable exactly from its first step to its (extended) last step.
 class Arena {
@@ -44,15 +42,18 @@ class Arena {
   std::unique_ptr<uint8_t[]> data_;
 };
 
+namespace {
+
 // The method's per-value tensors (the analogue of an ExecuTorch Method's EValues):
 // they persist across executions. Planned values are repointed at their offset
 // before every execution; an alias starts with a null data pointer and is set by
 // its alias prim op (runtime-op mode) or from the plan (planned mode) when its op
 // runs, never reset by the executor between executions.
-std::vector<Tensor> method_values(const ProgramInfo& info, const RewritePlan& rewrite, int planned) {
+std::vector<Tensor> method_values(const ProgramInfo& info, const RewritePlan& rewrite, int planned,
+                                  const std::vector<std::vector<int64_t>>* bounds) {
   std::vector<Tensor> values(info.values.size());
   for (int v = 0; v < planned; ++v)
-    if (rewrite.is_alias(v)) values[v] = value_meta(info.values[v]);
+    if (rewrite.is_alias(v)) values[v] = bound_meta(bounds, v, info.values[v]);
   return values;
 }
 
@@ -65,23 +66,32 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
  public:
   ArenaEvaluator(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
                  const RewritePlan& rewrite, const MemoryPlan& plan, const KernelTable& k,
-                 AliasMode mode, Arena& arena, std::vector<Tensor>& values,
-                 std::vector<AliasRecord>& aliases)
+                 AliasMode mode, const std::vector<std::vector<int64_t>>* bounds, Arena& arena,
+                 std::vector<Tensor>& values, std::vector<AliasRecord>& aliases)
       : KernelEvaluator(k), c_(c), info_(info), rewrite_(rewrite), plan_(plan), mode_(mode),
         aliases_(aliases), arena_(arena), values_(values),
-        nv_(static_cast<int>(plan.tensors.size())) {
+        nv_(std::min(static_cast<int>(plan.tensors.size()), static_cast<int>(info.values.size()))) {
     aliases_.reserve(rewrite_.decisions.size());  // at most one record per view-copy op
     // As a Method's execute: every planned tensor points into this execution's
     // memory before anything runs (alias values are left as they are).
+    // Version 4: at its bound's sizes, within the plan's bytes (a value that
+    // does not run at these sizes stays as it is).
     for (int v = 0; v < nv_; ++v)
-      if (owns_bytes(v)) {
-        values_[v] = value_meta(info_.values[v]);
+      if (owns_bytes(v) && info_.values[v].known) {
+        values_[v] = bound_meta(bounds, v, info_.values[v]);
         values_[v].data = arena_.base() + plan_.tensors[v].offset;
         values_[v].capacity_nbytes = static_cast<size_t>(plan_.tensors[v].nbytes);
       }
     open_step(0);
-    for (size_t v = 0; v < inputs.size() && static_cast<int>(v) < nv_; ++v)
+    // Setting an input: its actual sizes (the input check has vouched for them).
+    for (size_t v = 0; v < inputs.size() && static_cast<int>(v) < nv_; ++v) {
+      Tensor actual = value_meta(info_.values[v]);
+      actual.data = values_[v].data;
+      actual.capacity_nbytes = values_[v].capacity_nbytes;
+      actual.dynamism = values_[v].dynamism;
+      values_[v] = actual;
       write_tensor_value(inputs[v], values_[v]);
+    }
     close_step(0);
   }
 
@@ -127,7 +137,7 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
     // y keeps whatever the previous execution left in it (null on the first):
     // setting its data pointer is the alias prim op's job.
     KernelRuntimeContext ctx;
-    call_alias_prim(kernels(), ctx, op, values_[oi.src], y);
+    call_alias_prim(kernels(), ctx, op, values_[oi.src], y, &info_.values[oi.result].sizes);
     // (As integers: a stale y points into another arena, and subtracting pointers
     // into different arrays is undefined.)
     if (ctx.ok())
@@ -148,8 +158,9 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
   }
   void record(int k, int value, int64_t delta) {
     const int root = rewrite_.root[value];
+    // The root's bytes at this execution's sizes (its capacity may be more).
     aliases_.push_back(AliasRecord{k, value, root, delta, static_cast<int64_t>(values_[value].nbytes()),
-                                   plan_.tensors[root].nbytes});
+                                   static_cast<int64_t>(values_[root].nbytes())});
   }
 
   const Case& c_;
@@ -166,6 +177,39 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
 
 }  // namespace
 
+RewriteMethod::RewriteMethod(const ProgramInfo& planned, const RewritePlan& rewrite, const MemoryPlan& plan,
+                             const KernelTable& kernels, AliasMode mode,
+                             const std::vector<std::vector<int64_t>>* bounds)
+    : rewrite_(rewrite), plan_(plan), kernels_(kernels), mode_(mode), bounds_(bounds),
+      values_(method_values(planned, rewrite, static_cast<int>(plan.tensors.size()), bounds)) {}
+
+RewriteMethod::~RewriteMethod() = default;
+
+RewriteExecution RewriteMethod::execute(const Case& c, const ProgramInfo& info,
+                                        const std::vector<TensorValue>& inputs) {
+  RewriteExecution out;
+  auto arena = std::make_unique<Arena>(plan_.arena_bytes);
+  {
+    ArenaEvaluator ev(c, info, inputs, rewrite_, plan_, kernels_, mode_, bounds_, *arena, values_, out.aliases);
+    out.path = interpret(c, info, ev);
+  }
+  // Kept allocated and poisoned until the next execution's has run: a pointer
+  // kept from this one then reads poisoned (or overwritten) bytes.
+  arena->retire();
+  previous_ = std::move(arena);
+  return out;
+}
+
+RewritePathResult RewriteMethod::execute_twice(const Case& c, const ProgramInfo& info,
+                                               const std::vector<TensorValue>& inputs) {
+  RewritePathResult res;
+  res.first_execution = execute(c, info, inputs);
+  RewriteExecution second = execute(c, info, inputs);
+  res.path = std::move(second.path);
+  res.aliases = std::move(second.aliases);
+  return res;
+}
+
 RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
                                    const std::vector<TensorValue>& inputs, const RewritePlan& rewrite,
                                    const MemoryPlan& plan, const KernelTable& k, AliasMode mode) {
@@ -175,19 +219,8 @@ RewritePathResult run_rewrite_path(const Case& c, const ProgramInfo& info,
   // pointer kept from the first execution (an alias prim op that sets out's data
   // only once, pytorch/executorch issue 2843) abort under ASan or record a delta
   // outside its root.
-  RewritePathResult res;
-  std::vector<Tensor> values = method_values(info, rewrite, static_cast<int>(plan.tensors.size()));
-  Arena first_arena(plan.arena_bytes);
-  {
-    ArenaEvaluator ev(c, info, inputs, rewrite, plan, k, mode, first_arena, values,
-                      res.first_execution.aliases);
-    res.first_execution.path = interpret(c, info, ev);
-  }
-  first_arena.retire();
-  Arena second_arena(plan.arena_bytes);
-  ArenaEvaluator ev(c, info, inputs, rewrite, plan, k, mode, second_arena, values, res.aliases);
-  res.path = interpret(c, info, ev);
-  return res;
+  RewriteMethod method(info, rewrite, plan, k, mode);
+  return method.execute_twice(c, info, inputs);
 }
 
 }  // namespace slicefuzz

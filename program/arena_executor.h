@@ -11,6 +11,7 @@
 // aborts or shows up in the alias records.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "vocab/program_info.h"
@@ -44,6 +45,40 @@ struct RewritePathResult {
   PathResult path;
   std::vector<AliasRecord> aliases;
   RewriteExecution first_execution;
+};
+
+class Arena;
+
+// A method loaded once and executed many times (an ExecuTorch Method): the
+// values' tensors persist across executions; each execution runs in a fresh
+// arena while the previous one stays allocated and entirely poisoned.
+// Version 4: `bounds` (per value, or nullptr) are the sizes the plan holds:
+// every planned tensor starts each execution at its bound, DYNAMIC_BOUND, so the
+// kernels resize their outs to the actual results, and an alias prim op's out
+// starts at its bound's sizes the first time.
+class RewriteMethod {
+ public:
+  RewriteMethod(const ProgramInfo& planned, const RewritePlan& rewrite, const MemoryPlan& plan,
+                const KernelTable& kernels, AliasMode mode,
+                const std::vector<std::vector<int64_t>>* bounds = nullptr);
+  ~RewriteMethod();
+  RewriteMethod(const RewriteMethod&) = delete;
+  RewriteMethod& operator=(const RewriteMethod&) = delete;
+  // One execution at `c`'s sizes (its analysis `info`, same value table as the
+  // plan's).
+  RewriteExecution execute(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs);
+  // Two executions, the second of which shows stale pointers (RewritePathResult).
+  RewritePathResult execute_twice(const Case& c, const ProgramInfo& info,
+                                  const std::vector<TensorValue>& inputs);
+
+ private:
+  const RewritePlan& rewrite_;
+  const MemoryPlan& plan_;
+  const KernelTable& kernels_;
+  AliasMode mode_;
+  const std::vector<std::vector<int64_t>>* bounds_;
+  std::vector<Tensor> values_;
+  std::unique_ptr<Arena> previous_;  // the last execution's arena, retired
 };
 
 // `inputs`: the program inputs' values, in order. `mode` is RuntimeOp or Planned (a backend declaring Both runs it twice).

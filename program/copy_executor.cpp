@@ -81,18 +81,7 @@ class CopyEvaluator : public KernelEvaluator<CopyEvaluator> {
   }
 
  private:
-  // A value's tensor as planned: its own sizes, or (version 4) its bound's sizes,
-  // DYNAMIC_BOUND, when the bound has its rank.
-  Tensor planned_meta(int v) const {
-    Tensor t = value_meta(info_.values[v]);
-    if (!bounds_ || static_cast<size_t>(v) >= bounds_->size()) return t;
-    const std::vector<int64_t>& b = (*bounds_)[v];
-    if (static_cast<int>(b.size()) != t.rank) return t;
-    t.dynamism = ShapeDynamism::DYNAMIC_BOUND;
-    t.capacity_nbytes = SIZE_MAX;
-    if (!resize_tensor(t, b.data())) return value_meta(info_.values[v]);
-    return t;
-  }
+  Tensor planned_meta(int v) const { return bound_meta(bounds_, v, info_.values[v]); }
 
   const Case& c_;
   const ProgramInfo& info_;

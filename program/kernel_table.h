@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kernels/kernels.h"
 #include "vocab/case.h"
@@ -96,11 +97,13 @@ inline void call_et_slice(const KernelTable& k, KernelRuntimeContext& ctx, const
 // with the stack ExecuTorch's executor would build:
 //   et_slice  [in, dim, start, end, step, out]
 //   et_select [in, dim, index, out]
-//   et_view   [in, sizes (IntList), out]: the sizes are out's static sizes, as
-//             ExecuTorch's memory.view carries the result's sizes.
+//   et_view   [in, sizes (IntList), out]: the result's sizes, as ExecuTorch's
+//             memory.view carries them: out's static sizes, or (version 4)
+//             `view_sizes`, the list's SymInts evaluated at this execution (out
+//             then holds its bound's sizes until et_view resizes it).
 // `out` arrives with the result's layout (the planner's metadata).
 inline void call_alias_prim(const KernelTable& k, KernelRuntimeContext& ctx, const Op& op,
-                            Tensor& in, Tensor& out) {
+                            Tensor& in, Tensor& out, const std::vector<int64_t>* view_sizes = nullptr) {
   const std::string_view prim = op_alias_prim(op.kind);
   if (op.kind == OpKind::NarrowCopy && in.rank > 0 && op.dim >= -in.rank && op.dim < in.rank) {
     // [start, start + length) as et_slice's start and end, a negative start first
@@ -123,6 +126,8 @@ inline void call_alias_prim(const KernelTable& k, KernelRuntimeContext& ctx, con
   if (prim == "et_view") {
     int64_t sizes[kMaxRank];  // a copy: et_view resizes out while reading the list
     std::memcpy(sizes, out.sizes, sizeof sizes);
+    if (view_sizes && view_sizes->size() == static_cast<size_t>(out.rank))
+      std::copy(view_sizes->begin(), view_sizes->end(), sizes);
     EValue list = EValue::from_int_list(sizes, static_cast<size_t>(out.rank));
     EValue* stack[3] = {&a, &list, &o};
     return k.et_view_op(ctx, stack);

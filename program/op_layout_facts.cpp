@@ -1,5 +1,6 @@
 #include "program/op_layout_facts.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -156,6 +157,17 @@ Tensor value_meta(const ValueInfo& v) {
                  v.name.c_str(), v.known, v.sizes.size(), v.dim_order.size());
     std::abort();
   }
+  return t;
+}
+
+Tensor bound_meta(const std::vector<std::vector<int64_t>>* bounds, int v, const ValueInfo& info) {
+  Tensor t = value_meta(info);
+  if (!bounds || v < 0 || static_cast<size_t>(v) >= bounds->size()) return t;
+  const std::vector<int64_t>& b = (*bounds)[v];
+  if (static_cast<int>(b.size()) != t.rank) return t;
+  t.dynamism = ShapeDynamism::DYNAMIC_BOUND;
+  t.capacity_nbytes = SIZE_MAX;
+  if (!resize_tensor(t, b.data())) return value_meta(info);
   return t;
 }
 

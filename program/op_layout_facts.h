@@ -38,6 +38,11 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src,
 // vouched for it, so a failure here is a broken contract, never a case to skip.
 Tensor value_meta(const ValueInfo& v);
 
+// Version 4: a value's tensor as a program planned at its upper bound holds it
+// (ExecuTorch's DYNAMIC_BOUND): `bounds[v]`'s sizes, which kernels resize within;
+// value_meta's when there are no bounds or the bound lacks the value's rank.
+Tensor bound_meta(const std::vector<std::vector<int64_t>>* bounds, int v, const ValueInfo& info);
+
 // The out tensor of the op that must fail (ProgramInfo::failing_op): the analysis
 // gives its result no layout, so the executors make one up that the op could
 // plausibly write (the layout it would have with only the bad argument ignored,

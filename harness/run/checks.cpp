@@ -138,10 +138,16 @@ void copy_path(const ExecutionRecord& r, AliasMode, CaseReport& report) {
 // UNSOUND_REWRITE / MISSED_REWRITE: the pass against the independent judgement.
 void rewrite_decisions(const ExecutionRecord& r, AliasMode, CaseReport& report) {
   const Case& c = r.c;
-  std::vector<int> aliased_ops;
-  for (const RewriteDecision& d : r.rewrite->decisions)
-    if (d.alias) aliased_ops.push_back(d.op);
-  for (const EligibilityVerdict& v : judge_eligibility(c, r.info, r.torch->op_views, aliased_ops)) {
+  std::vector<EligibilityVerdict> verdicts;
+  if (r.schedule) {  // version 4: judged over every execution (dynamic_eligibility.h)
+    for (const ScheduledVerdict& s : *r.schedule->verdicts) verdicts.push_back(s.verdict);
+  } else {
+    std::vector<int> aliased_ops;
+    for (const RewriteDecision& d : r.rewrite->decisions)
+      if (d.alias) aliased_ops.push_back(d.op);
+    verdicts = judge_eligibility(c, r.info, r.torch->op_views, aliased_ops);
+  }
+  for (const EligibilityVerdict& v : verdicts) {
     const RewriteDecision* d = r.rewrite->decision_for_op(v.op);
     const bool aliased = d && d->alias;
     if (aliased && !v.eligible) {
@@ -163,7 +169,15 @@ void rewrite_decisions(const ExecutionRecord& r, AliasMode, CaseReport& report) 
 }
 
 void plan_invariants(const ExecutionRecord& r, AliasMode, CaseReport& report) {
-  PlanVerdict verdict = judge_plan(r.c, r.info, *r.rewrite, *r.plan, r.torch_delta, r.backend.arena_alignment);
+  // Version 4: the plan holds every value at its bound (then this execution's
+  // sizes, and torch's alias offsets at them).
+  // A runtime-op backend's alias prim ops place its aliases at each execution.
+  PlanVerdict verdict;
+  const bool placed = !r.schedule || r.backend.alias_mode != AliasMode::RuntimeOp;
+  if (r.schedule)
+    verdict = judge_plan(r.c, *r.schedule->bound_info, *r.rewrite, *r.plan, {}, r.backend.arena_alignment, false);
+  if (verdict.ok())
+    verdict = judge_plan(r.c, r.info, *r.rewrite, *r.plan, r.torch_delta, r.backend.arena_alignment, placed);
   if (verdict.ok()) return;
   Finding f = finding(FindingKind::PLAN_VIOLATION, "rewrite", -1, std::move(verdict.message));
   f.rule = plan_invariant_word(verdict.broken);

@@ -12,6 +12,7 @@
 
 #include "backends/backend.h"
 #include "harness/run/worker_client.h"
+#include "oracles/dynamic_eligibility.h"
 #include "oracles/oracle.h"
 #include "program/arena_executor.h"
 #include "vocab/case.h"
@@ -34,6 +35,20 @@ enum class Stage {
   WorkerRun,   // a whole-program (out-of-process) backend's answer
 };
 
+// Version 4 (run_executions): what was decided once for every execution of a
+// case with symbols, handed to each execution's record. The rewrite was decided
+// over the executions and planned at the bounds; eligibility was judged over the
+// executions; one method per alias mode runs them all in order, its values kept.
+struct ScheduleState {
+  const ProgramInfo* bound_info = nullptr;  // every value at its bound's sizes
+  const RewritePlan* rewrite = nullptr;
+  const MemoryPlan* plan = nullptr;
+  const MemoryPlan* copy_plan = nullptr;
+  const std::vector<ScheduledVerdict>* verdicts = nullptr;
+  const TorchOracleResult* torch = nullptr;  // this execution's, computed up front
+  std::array<RewriteMethod*, 2> methods{nullptr, nullptr};  // by ExecutionRecord::mode_index
+};
+
 struct ExecutionRecord {
   ExecutionRecord(const Case& c_, const ProgramInfo& info_, const Backend& backend_)
       : c(c_), info(info_), backend(backend_) {}
@@ -47,6 +62,8 @@ struct ExecutionRecord {
   std::string note;
   // Version 4: every value's bound sizes (RunOptions::value_bounds), or nullptr.
   const std::vector<std::vector<int64_t>>* bounds = nullptr;
+  // Version 4: the schedule's decisions, plan and methods, or nullptr.
+  const ScheduleState* schedule = nullptr;
 
   std::optional<TorchOracleResult> torch;
   std::optional<PathResult> naive;

@@ -1,7 +1,13 @@
-// Version 4, step 1: a case with symbols as its executions, each a static case
-// judged by every check (runner.h, run_executions).
+// Version 4: a case with symbols as its executions, each judged by every check,
+// over one rewrite decided and planned for them all (runner.h, run_executions).
+#include <array>
+#include <memory>
+
+#include "harness/run/execution_record.h"
 #include "harness/run/runner.h"
 #include "oracles/dynamic_analysis.h"
+#include "oracles/dynamic_eligibility.h"
+#include "program/arena_executor.h"
 #include "vocab/concretise.h"
 
 namespace slicefuzz {
@@ -48,6 +54,66 @@ Finding input_check_finding(const Case& c, const ExecutionInfo& e, const Backend
   return f;
 }
 
+// What is decided once for every execution: the backend's rewrite (its pass at
+// each execution's sizes, combined by its dynamic pass), its plans at the
+// bounds, torch at each execution and the judge's eligibility over them, and
+// one method per alias mode. Lives (unmoved: the methods hold references into
+// it) for the whole case.
+struct Schedule {
+  ProgramInfo bound_info;
+  RewritePlan rewrite;
+  MemoryPlan plan, copy_plan;
+  std::vector<TorchOracleResult> torch;  // per execution that runs, in order
+  std::vector<ScheduledVerdict> verdicts;
+  std::array<std::unique_ptr<RewriteMethod>, 2> methods;
+};
+
+// The analysis the plan is made from: the execution that runs the most ops
+// (values past a failing op have no layout), every value at its bound.
+ProgramInfo info_at_bounds(const std::vector<const ExecutionInfo*>& running,
+                           const std::vector<std::vector<int64_t>>& bounds) {
+  const ExecutionInfo* most = running.front();
+  auto ops_run = [](const ExecutionInfo* e) {
+    return e->info.failing_op < 0 ? static_cast<int>(e->info.ops.size()) : e->info.failing_op;
+  };
+  for (const ExecutionInfo* e : running)
+    if (ops_run(e) > ops_run(most)) most = e;
+  ProgramInfo info = most->info;
+  for (size_t v = 0; v < info.values.size() && v < bounds.size(); ++v)
+    if (info.values[v].known && bounds[v].size() == info.values[v].sizes.size()) info.values[v].sizes = bounds[v];
+  return info;
+}
+
+std::unique_ptr<Schedule> plan_schedule(const std::vector<const ExecutionInfo*>& running,
+                                        const DynamicInfo& dynamic, const Backend& backend) {
+  auto s = std::make_unique<Schedule>();
+  std::vector<const ProgramInfo*> infos;
+  std::vector<RewritePlan> plans;
+  for (const ExecutionInfo* e : running) {
+    infos.push_back(&e->info);
+    plans.push_back(backend.pass(e->c, e->info));
+  }
+  const bool planned = backend.alias_mode != AliasMode::RuntimeOp;
+  s->rewrite = backend.dynamic_pass(infos, plans, planned);
+  s->bound_info = info_at_bounds(running, dynamic.bound_sizes);
+  const Case& c = running.front()->c;
+  s->plan = backend.planner(c, s->bound_info, s->rewrite);
+  s->copy_plan = backend.planner(c, s->bound_info, copy_only_plan(c, s->bound_info));
+  std::vector<const TorchOracleResult*> torch;
+  s->torch.reserve(running.size());
+  for (const ExecutionInfo* e : running) s->torch.push_back(run_torch_oracle(e->c, e->info));
+  for (const TorchOracleResult& t : s->torch) torch.push_back(&t);
+  std::vector<int> aliased_ops;
+  for (const RewriteDecision& d : s->rewrite.decisions)
+    if (d.alias) aliased_ops.push_back(d.op);
+  s->verdicts = judge_eligibility_over_executions(running, torch, aliased_ops, planned);
+  for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned})
+    if (backend.alias_mode == AliasMode::Both || backend.alias_mode == mode)
+      s->methods[ExecutionRecord::mode_index(mode)] = std::make_unique<RewriteMethod>(
+          s->bound_info, s->rewrite, s->plan, backend.kernels, mode, &dynamic.bound_sizes);
+  return s;
+}
+
 }  // namespace
 
 CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options) {
@@ -74,6 +140,24 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
                              "no inputs of its own";
         return report;
       }
+  // The rewrite, decided and planned once (an in-process backend that runs the
+  // case's ops; one that cannot says so at its first execution).
+  std::vector<const ExecutionInfo*> running;
+  for (const ExecutionInfo& e : dynamic.runs)
+    if (e.in_range) running.push_back(&e);
+  std::unique_ptr<Schedule> schedule;
+  if (!backend.out_of_process() && !running.empty() && (!c.has_eager_ops() || backend.eager_ops)) {
+    schedule = plan_schedule(running, dynamic, backend);
+    for (const Op& op : c.ops) report.slices += op_is_view_copy(op.kind);
+    for (const RewriteDecision& d : schedule->rewrite.decisions) {
+      report.rewritten += d.alias;
+      report.rules.push_back(d.rule);
+      report.decided.push_back({op_kind_name(c.ops[d.op].kind), d.alias});
+    }
+    report.arena_bytes = schedule->plan.arena_bytes;
+    report.copy_arena_bytes = schedule->copy_plan.arena_bytes;
+  }
+  size_t running_index = 0;
   for (size_t k = 0; k < dynamic.runs.size(); ++k) {
     const ExecutionInfo& e = dynamic.runs[k];
     // Setting the inputs: the judge says refuse exactly when a value lies outside
@@ -95,14 +179,25 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
     }
     RunOptions at_bounds = options;
     at_bounds.value_bounds = &dynamic.bound_sizes;
+    ScheduleState state;
+    if (schedule) {
+      state.bound_info = &schedule->bound_info;
+      state.rewrite = &schedule->rewrite;
+      state.plan = &schedule->plan;
+      state.copy_plan = &schedule->copy_plan;
+      state.verdicts = &schedule->verdicts;
+      state.torch = &schedule->torch[running_index];
+      for (size_t m = 0; m < 2; ++m) state.methods[m] = schedule->methods[m].get();
+      at_bounds.schedule = &state;
+    }
+    ++running_index;
     CaseReport one = run_case(e.c, e.info, backend, at_bounds);
     ++report.executions;
-    report.slices += one.slices;
-    report.rewritten += one.rewritten;
-    report.arena_bytes = std::max(report.arena_bytes, one.arena_bytes);
-    report.copy_arena_bytes = std::max(report.copy_arena_bytes, one.copy_arena_bytes);
-    report.rules.insert(report.rules.end(), one.rules.begin(), one.rules.end());
-    report.decided.insert(report.decided.end(), one.decided.begin(), one.decided.end());
+    if (!schedule) {
+      report.slices += one.slices;
+      report.arena_bytes = std::max(report.arena_bytes, one.arena_bytes);
+      report.copy_arena_bytes = std::max(report.copy_arena_bytes, one.copy_arena_bytes);
+    }
     for (Finding& f : one.findings) {
       f.execution = static_cast<int>(k);
       f.message = "execution " + std::to_string(k + 1) + " (" + describe_execution(c, e.values) +

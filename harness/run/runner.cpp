@@ -136,6 +136,9 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
           counters->arena_bytes = r.plan->arena_bytes;
           counters->copy_arena_bytes = r.copy_plan->arena_bytes;
         }
+      } else if (r.schedule && r.torch_delta.empty()) {
+        // Planned once for the schedule: torch's deltas are this execution's.
+        r.torch_delta = torch_alias_deltas(r);
       }
       return;
     case Stage::RewriteRun: {
@@ -148,7 +151,10 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
       if (r.shadow && !check_plan(c, info, *r.rewrite, *r.plan, {}, backend.arena_alignment).empty()) return;
       if (r.inputs.empty()) r.inputs = make_input_values(info);
       RunningPath running(rewrite_path_name(r, mode));
-      r.runs[m] = run_rewrite_path(c, info, r.inputs, *r.rewrite, *r.plan, backend.kernels, mode);
+      if (r.schedule && r.schedule->methods[m])
+        r.runs[m] = r.schedule->methods[m]->execute_twice(c, info, r.inputs);
+      else
+        r.runs[m] = run_rewrite_path(c, info, r.inputs, *r.rewrite, *r.plan, backend.kernels, mode);
       return;
     }
     case Stage::WorkerRun:
@@ -226,6 +232,13 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
   for (const Op& op : c.ops) report.slices += op_is_view_copy(op.kind);
   ExecutionRecord r(c, info, backend);
   r.bounds = options.value_bounds;
+  if (const ScheduleState* s = options.schedule) {
+    r.schedule = s;
+    r.torch = *s->torch;
+    r.rewrite = *s->rewrite;
+    r.plan = *s->plan;
+    r.copy_plan = *s->copy_plan;
+  }
   const std::vector<Check> checks = case_checks(backend);
   const Check* failed = run_checks(r, checks, "", report, &report);
   if (failed) {

@@ -20,6 +20,8 @@
 
 namespace slicefuzz {
 
+struct ScheduleState;  // execution_record.h
+
 struct RunOptions {
   int64_t byte_budget = kDefaultByteBudget;
   bool provenance_shadow = true;
@@ -33,6 +35,9 @@ struct RunOptions {
   // DYNAMIC_BOUND, so each kernel must resize its out to the actual result.
   // nullptr for a static case (each tensor exactly its size).
   const std::vector<std::vector<int64_t>>* value_bounds = nullptr;
+  // Version 4: the rewrite decided and planned once for every execution
+  // (run_executions), or nullptr: the case's own pass and plan.
+  const ScheduleState* schedule = nullptr;
 };
 
 // One view-copy op's rewrite decision, for the share rewritten per op kind
@@ -70,13 +75,15 @@ inline constexpr const char* kWorkerPathNote = "slicefuzz-worker-path: ";
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
                     const RunOptions& options);
 
-// Version 4, step 1 (docs/design.md section 8): each execution of a case with
-// symbols runs as its own static case through every check, in order, until the
-// first that fails; a finding says which execution (`Finding::execution`). Each
-// execution's inputs go through the backend's input check first (an execution
-// outside the ranges must be refused there, and then runs nothing); the copy
-// path plans every tensor at its bound. Not yet: one rewrite plan at the bounds
-// for every execution.
+// Version 4 (docs/design.md section 8): each execution of a case with symbols
+// runs through every check, in order, until the first that fails; a finding says
+// which execution (`Finding::execution`). Each execution's inputs go through the
+// backend's input check first (an execution outside the ranges must be refused
+// there, and then runs nothing). The copy path plans every tensor at its bound.
+// The rewrite is decided once over the executions (Backend::dynamic_pass),
+// planned once at the bounds, judged over the executions (eligibility at each,
+// a planned alias's one offset against torch's at each), and run by one method
+// per alias mode whose values persist from execution to execution.
 CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options);
 
 }  // namespace slicefuzz

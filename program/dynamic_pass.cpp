@@ -1,0 +1,86 @@
+#include "program/dynamic_pass.h"
+
+#include <algorithm>
+
+namespace slicefuzz {
+
+namespace {
+
+bool is_empty(const ValueInfo& v) {
+  return std::any_of(v.sizes.begin(), v.sizes.end(), [](int64_t s) { return s == 0; });
+}
+
+}  // namespace
+
+RewritePlan rewrite_for_every_execution(const std::vector<const ProgramInfo*>& infos,
+                                        const std::vector<RewritePlan>& plans, bool planned) {
+  return rewrite_for_every_execution_with(infos, plans, planned, DynamicPassRules{});
+}
+
+RewritePlan rewrite_for_every_execution_with(const std::vector<const ProgramInfo*>& infos,
+                                             const std::vector<RewritePlan>& plans, bool planned,
+                                             const DynamicPassRules& rules) {
+  RewritePlan out;
+  if (plans.empty() || infos.size() != plans.size()) return out;
+  const ProgramInfo& table = *infos.front();
+  const size_t nv = table.values.size();
+  out.root.resize(nv);
+  out.delta_bytes.assign(nv, 0);
+  for (size_t v = 0; v < nv; ++v) out.root[v] = static_cast<int>(v);
+  // Per execution, each value's byte offset in its combined root.
+  std::vector<std::vector<int64_t>> delta(plans.size(), std::vector<int64_t>(nv, 0));
+
+  // Ops in program order, so a link's root is combined before its users'.
+  const int nops = static_cast<int>(table.ops.size());
+  for (int k = 0; k < nops; ++k) {
+    const RewriteDecision* first = nullptr;
+    const RewriteDecision* copy = nullptr;
+    size_t copy_at = 0;
+    for (size_t i = 0; i < plans.size(); ++i) {
+      const RewriteDecision* d = plans[i].decision_for_op(k);
+      if (!d) continue;  // the op does not run at that execution's sizes
+      if (!first) first = d;
+      if (!d->alias && !copy) copy = d, copy_at = i;
+    }
+    if (!first) continue;
+    RewriteDecision decided = copy ? *copy : *first;
+    const int v = decided.value, src = table.ops[k].src;
+    if (copy && plans.size() > 1)
+      decided.reason = "at execution " + std::to_string(copy_at + 1) + ": " + decided.reason;
+    if (!copy && v >= 0 && static_cast<size_t>(v) < nv && src >= 0) {
+      // The op's own offset in its source, at each execution, on the combined root.
+      bool moves = false;
+      int64_t seen = 0;
+      bool have = false;
+      for (size_t i = 0; i < plans.size(); ++i) {
+        const RewritePlan& p = plans[i];
+        if (static_cast<size_t>(v) >= p.root.size() || !p.is_alias(v)) continue;
+        const int64_t src_in_own_root = p.is_alias(src) ? p.delta_bytes[src] : 0;
+        const int64_t own = p.delta_bytes[v] - src_in_own_root;
+        delta[i][v] = (out.is_alias(src) ? delta[i][src] : 0) + own;
+        if (static_cast<size_t>(v) < infos[i]->values.size() && is_empty(infos[i]->values[v])) continue;
+        if (have && delta[i][v] != seen) moves = true;
+        if (!have) seen = delta[i][v], have = true;
+      }
+      if (planned && moves && rules.planned_offset_must_stay) {
+        decided.alias = false;
+        decided.rule = "offset-moves";
+        decided.reason = "its byte offset in its root differs between executions (" +
+                         std::to_string(seen) + " bytes at the first that reads it): a planned "
+                         "alias has one offset, so it stays a copy";
+      } else {
+        out.root[v] = out.is_alias(src) ? out.root[src] : src;
+        // The first execution's offset: the one a plan that ignores the rule keeps.
+        for (size_t i = 0; i < plans.size(); ++i)
+          if (static_cast<size_t>(v) < plans[i].root.size() && plans[i].is_alias(v)) {
+            out.delta_bytes[v] = delta[i][v];
+            break;
+          }
+      }
+    }
+    out.decisions.push_back(std::move(decided));
+  }
+  return out;
+}
+
+}  // namespace slicefuzz
