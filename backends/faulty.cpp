@@ -125,30 +125,30 @@ bool dense_accepting_steps(const int64_t* sizes, const uint8_t* dim_order, int r
 
 // --- passes and planners ------------------------------------------------------
 
-RewritePlan pass_density_by_index(const Case& c, const ProgramInfo& i) {
+RewritePlan pass_density_by_index(const Case& c, const ProgramInfo& i, const PassContext& ctx) {
   PassRules rules;
   rules.dense = &dense_dims_before_by_index;
-  return rewrite_with_rules(c, i, rules);
+  return rewrite_with_rules(c, i, rules, ctx);
 }
-RewritePlan pass_density_steps(const Case& c, const ProgramInfo& i) {
+RewritePlan pass_density_steps(const Case& c, const ProgramInfo& i, const PassContext& ctx) {
   PassRules rules;
   rules.dense = &dense_accepting_steps;
-  return rewrite_with_rules(c, i, rules);
+  return rewrite_with_rules(c, i, rules, ctx);
 }
-RewritePlan pass_no_output_rule(const Case& c, const ProgramInfo& i) {
+RewritePlan pass_no_output_rule(const Case& c, const ProgramInfo& i, const PassContext& ctx) {
   PassRules rules;
   rules.output_rule = false;
-  return rewrite_with_rules(c, i, rules);
+  return rewrite_with_rules(c, i, rules, ctx);
 }
-RewritePlan pass_no_mutation_rule(const Case& c, const ProgramInfo& i) {
+RewritePlan pass_no_mutation_rule(const Case& c, const ProgramInfo& i, const PassContext& ctx) {
   PassRules rules;
   rules.mutation_rule = false;
-  return rewrite_with_rules(c, i, rules);
+  return rewrite_with_rules(c, i, rules, ctx);
 }
-RewritePlan pass_no_root_mutation_rule(const Case& c, const ProgramInfo& i) {
+RewritePlan pass_no_root_mutation_rule(const Case& c, const ProgramInfo& i, const PassContext& ctx) {
   PassRules rules;
   rules.root_mutation_rule = false;
-  return rewrite_with_rules(c, i, rules);
+  return rewrite_with_rules(c, i, rules, ctx);
 }
 MemoryPlan planner_no_lifetime_extension(const Case& c, const ProgramInfo& i, const RewritePlan& rw) {
   return plan_memory_with(c, i, rw, /*extend_roots_to_alias_reads=*/false);

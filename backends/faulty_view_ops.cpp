@@ -19,10 +19,10 @@ namespace {
 // Bug class (pytorch/executorch PR 3602): "is y an output" answered by looking at
 // the next node only (`node.next.op == "output"`); with several outputs, or an
 // output that other ops read after it, the next node is something else.
-RewritePlan pass_output_rule_next_node_only(const Case& c, const ProgramInfo& i) {
+RewritePlan pass_output_rule_next_node_only(const Case& c, const ProgramInfo& i, const PassContext& ctx) {
   PassRules rules;
   rules.output_rule_next_node_only = true;
-  return rewrite_with_rules(c, i, rules);
+  return rewrite_with_rules(c, i, rules, ctx);
 }
 
 // Bug class: view_copy's input taken as row-major whatever its dim order (a
@@ -35,10 +35,10 @@ std::optional<ViewLayout> reshape_view_ignoring_dim_order(const ViewLayout& src,
   dim_order_to_strides(src.sizes, identity, src.rank, row_major.strides);  // the bug
   return reshape_view(row_major, sizes, rank);
 }
-RewritePlan pass_view_ignoring_dim_order(const Case& c, const ProgramInfo& i) {
+RewritePlan pass_view_ignoring_dim_order(const Case& c, const ProgramInfo& i, const PassContext& ctx) {
   PassRules rules;
   rules.reshape = &reshape_view_ignoring_dim_order;
-  return rewrite_with_rules(c, i, rules);
+  return rewrite_with_rules(c, i, rules, ctx);
 }
 
 // --- kernels ----------------------------------------------------------------------

@@ -6,7 +6,8 @@
 // .call` (or the helper it calls) that it follows, in the PR's order.
 //
 // Where slicefuzz's program cannot reach a gate's input, the comment says so:
-// every case is static (so `is_static_shape_tensor` always holds), every source is
+// a static case's bases are static (so `is_static_shape_tensor` holds: version 4's
+// dynamic bases are kept as the PR keeps them), every source is
 // an fx Node with a spec (the lowering pipeline populates specs before the pass),
 // and this backend models the slice pass alone: ExecuTorch's ReplaceViewCopyWith
 // ViewPass, which the PR runs just before it (exir/program/_program.py,
@@ -72,7 +73,7 @@ RewriteDecision keep_copy(int op, int value, const char* rule, const char* reaso
   return RewriteDecision{op, value, false, reason, rule};
 }
 
-RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info) {
+RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info, const PassContext& ctx) {
   RewritePlan plan = copy_only_plan(c, info);
   plan.decisions.clear();
   const int n = info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
@@ -106,8 +107,18 @@ RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info) {
       continue;
     }
     // `not isinstance(base, torch.fx.Node) or "spec" not in base.meta or not
-    // base.meta["spec"].is_static_shape_tensor`: always a Node with a static spec
-    // here (unreachable in slicefuzz's static cases).
+    // base.meta["spec"].is_static_shape_tensor`: always a Node with a spec here;
+    // static unless the base's sizes vary over a version-4 case's symbols.
+    if (info.values[oi.src].dynamic_shape) {
+      plan.decisions.push_back(keep_copy(k, oi.result, "pr21552-dynamic-base",
+                                         "PR 21552: the base is not a static-shape tensor"));
+      continue;
+    }
+    if (ctx.keeps_copy(k)) {
+      plan.decisions.push_back(keep_copy(k, oi.result, "copy-at-another-size",
+                                         "kept a copy at another execution's sizes"));
+      continue;
+    }
     // `or not _has_default_dim_order(base.meta["spec"])`: continue.
     if (!has_default_dim_order(base)) {
       plan.decisions.push_back(keep_copy(k, oi.result, "pr21552-base-dim-order",
@@ -121,6 +132,20 @@ RewritePlan pr21552_pass(const Case& c, const ProgramInfo& info) {
       plan.decisions.push_back(keep_copy(k, oi.result, "pr21552-aliasing-base",
                                          "PR 21552: the base is itself an alias (memory.slice)"));
       continue;
+    }
+    // A start computed at run time (a SymInt: in the graph, an fx Node) reaches
+    // `_slice_start_as_int(start)`, whose last line is `int(start)`: int() of an
+    // fx Node raises TypeError at export (read from the source at a18eb2a8a3, not
+    // run: exir is not installed here). Not modelled: kept a copy.
+    if (ctx.with_symbols && k < static_cast<int>(ctx.with_symbols->ops.size())) {
+      bool symbolic_start = false;
+      for (const SymArg& a : ctx.with_symbols->ops[k].sym_args) symbolic_start |= a.slot == ArgSlot::Start;
+      if (symbolic_start) {
+        plan.decisions.push_back(keep_copy(k, oi.result, "pr21552-symbolic-start",
+                                           "PR 21552 at a18eb2a8a3 would raise TypeError (int() of "
+                                           "the start's fx Node); not modelled, kept a copy"));
+        continue;
+      }
     }
     // `if _slice_start_as_int(start) < 0: continue` (`start is None` -> 0).
     const int64_t start = op.start.value_or(0);

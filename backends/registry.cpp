@@ -17,10 +17,10 @@ std::vector<Backend> make_backends() {
   Backend conservative{"conservative",
                        "sound but incomplete pass: only step-1 slices of the outermost dim "
                        "(tolerates MISSED_REWRITE)", {}};
-  conservative.pass = [](const Case& c, const ProgramInfo& info) {
+  conservative.pass = [](const Case& c, const ProgramInfo& info, const PassContext& ctx) {
     PassRules rules;
     rules.outermost_only = true;
-    return rewrite_with_rules(c, info, rules);
+    return rewrite_with_rules(c, info, rules, ctx);
   };
   conservative.tolerates_missed_rewrite = true;
   b.push_back(conservative);

@@ -84,6 +84,7 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
   std::string why;
   bool ok = true;
   std::vector<std::pair<int, std::string>> rank_at;  // per value: its rank, and where first seen
+  std::vector<std::vector<int64_t>> least;           // per value: each dim's smallest size
   for_each_assignment(c, [&](const std::vector<int64_t>& values) {
     if (!analysed(c, values, budget, concrete, info, why)) {
       fail(W::Sym, 0, "at " + describe_execution(c, values) + ": " + why);
@@ -107,6 +108,10 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
       std::vector<int64_t>& b = out.bound_sizes[v];
       if (b.empty()) b.assign(vi.sizes.size(), 0);
       for (size_t d = 0; d < vi.sizes.size() && d < b.size(); ++d) b[d] = std::max(b[d], vi.sizes[d]);
+      if (least.size() < info.values.size()) least.resize(info.values.size());
+      if (least[v].empty()) least[v] = vi.sizes;
+      for (size_t d = 0; d < vi.sizes.size() && d < least[v].size(); ++d)
+        least[v][d] = std::min(least[v][d], vi.sizes[d]);
     }
     return true;
   });
@@ -154,6 +159,9 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
         e.info = ProgramInfo{};  // refused at the inputs anyway
       }
     }
+    // The program's metadata: which values' shapes vary over the ranges.
+    for (size_t v = 0; v < e.info.values.size() && v < least.size(); ++v)
+      e.info.values[v].dynamic_shape = least[v] != out.bound_sizes[v];
     out.runs.push_back(std::move(e));
   }
   first = out.runs.empty() ? ProgramInfo{} : out.runs.front().info;

@@ -85,6 +85,11 @@ std::vector<ScheduledVerdict> judge_eligibility_over_executions(
       }
     }
   }
+  // An op that must fail at some execution is judged by what it does there (the
+  // error checks): an alias of it is sound only if it raises the same error, so
+  // no eligibility verdict either way.
+  for (const ExecutionInfo* e : runs)
+    if (e->info.failing_op >= 0) by_op.erase(e->info.failing_op);
   std::vector<ScheduledVerdict> out;
   out.reserve(by_op.size());
   for (auto& [op, v] : by_op) out.push_back(std::move(v));

@@ -47,6 +47,17 @@ RewritePlan rewrite_for_every_execution_with(const std::vector<const ProgramInfo
     const int v = decided.value, src = table.ops[k].src;
     if (copy && plans.size() > 1)
       decided.reason = "at execution " + std::to_string(copy_at + 1) + ": " + decided.reason;
+    // An op whose arguments are invalid at some execution's sizes must raise
+    // there: its copy kernel checks them all (a planned alias runs nothing).
+    for (size_t i = 0; i < infos.size() && !copy; ++i)
+      if (infos[i]->failing_op == k) {
+        decided.alias = false;
+        decided.rule = "fails-at-some-size";
+        decided.reason = "it must fail at execution " + std::to_string(i + 1) +
+                         " (its arguments are invalid at those sizes): it stays a copy, whose kernel "
+                         "raises the error";
+        copy = &decided;
+      }
     if (!copy && v >= 0 && static_cast<size_t>(v) < nv && src >= 0) {
       // The op's own offset in its source, at each execution, on the combined root.
       bool moves = false;
@@ -70,12 +81,10 @@ RewritePlan rewrite_for_every_execution_with(const std::vector<const ProgramInfo
                          "alias has one offset, so it stays a copy";
       } else {
         out.root[v] = out.is_alias(src) ? out.root[src] : src;
-        // The first execution's offset: the one a plan that ignores the rule keeps.
-        for (size_t i = 0; i < plans.size(); ++i)
-          if (static_cast<size_t>(v) < plans[i].root.size() && plans[i].is_alias(v)) {
-            out.delta_bytes[v] = delta[i][v];
-            break;
-          }
+        // The offset at the first execution where the alias reads anything (an
+        // empty alias's offset means nothing): the one a plan that ignores the
+        // rule keeps for every execution.
+        out.delta_bytes[v] = have ? seen : 0;
       }
     }
     out.decisions.push_back(std::move(decided));

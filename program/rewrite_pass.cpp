@@ -184,11 +184,12 @@ RewritePlan copy_only_plan(const Case& c, const ProgramInfo& info) {
   return plan;
 }
 
-RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info) {
-  return rewrite_with_rules(c, info, PassRules{});
+RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info, const PassContext& ctx) {
+  return rewrite_with_rules(c, info, PassRules{}, ctx);
 }
 
-RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const PassRules& rules) {
+RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const PassRules& rules,
+                               const PassContext& ctx) {
   RewritePlan plan = copy_only_plan(c, info);
   plan.decisions.clear();
   const int n = ops_that_run(c, info);
@@ -216,7 +217,10 @@ RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const Pas
                             : std::any_of(family.begin(), family.end(),
                                           [&](int v) { return uses.is_output[v]; });
 
-    if (!facts.error.empty()) {
+    if (ctx.keeps_copy(k)) {
+      d.rule = "copy-at-another-size";
+      d.reason = "it stays a copy at another execution's sizes, so at every one";
+    } else if (!facts.error.empty()) {
       // The analysis found the arguments valid; the kernels' own checks do not.
       // Never alias what the system under test cannot describe (the copy kernel
       // reports the disagreement when it runs).

@@ -46,9 +46,23 @@ struct PassRules {
   bool outermost_only = false;
 };
 
+// What a pass is told besides the program. Version 4 (program/dynamic_pass.h):
+// the view-copy ops already decided to stay copies at another execution's sizes
+// (a pass decides each op given the others: a copy there moves a hazard here).
+struct PassContext {
+  const std::vector<bool>* keep_copies = nullptr;  // by op index
+  // The program as exported, its symbolic arguments unresolved (the case the
+  // pass is given has this execution's values in them), or nullptr.
+  const Case* with_symbols = nullptr;
+  bool keeps_copy(int op) const {
+    return keep_copies && op >= 0 && static_cast<size_t>(op) < keep_copies->size() && (*keep_copies)[op];
+  }
+};
+
 // Values at and after ProgramInfo::failing_op never run and are not decided.
-RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info);
-RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const PassRules& rules);
+RewritePlan replace_slice_copy_with_slice(const Case& c, const ProgramInfo& info, const PassContext& ctx = {});
+RewritePlan rewrite_with_rules(const Case& c, const ProgramInfo& info, const PassRules& rules,
+                               const PassContext& ctx = {});
 
 // A plan with no aliases: what the copy path runs (and the copy-only arena).
 RewritePlan copy_only_plan(const Case& c, const ProgramInfo& info);

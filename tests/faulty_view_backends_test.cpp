@@ -40,7 +40,7 @@ Paths run(const ParseResult& p, const Backend& b) {
   Paths r;
   const std::vector<TensorValue> input = make_input_values(p.info);
   r.copy = run_copy_path(p.c, p.info, input, b.kernels);
-  r.rewrite = b.pass(p.c, p.info);
+  r.rewrite = b.pass(p.c, p.info, {});
   const MemoryPlan plan = b.planner(p.c, p.info, r.rewrite);
   if (r.copy.complete())
     r.rw = run_rewrite_path(p.c, p.info, input, r.rewrite, plan, b.kernels, AliasMode::RuntimeOp);

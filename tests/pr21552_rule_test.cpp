@@ -28,7 +28,7 @@ Decided decide(const std::string& body, const std::string& name) {
   const Backend* b = find_backend("pr21552-rule");
   EXPECT_NE(b, nullptr);
   if (!b) return d;
-  const RewritePlan plan = b->pass(r.c, r.info);
+  const RewritePlan plan = b->pass(r.c, r.info, {});
   for (size_t v = 0; v < r.info.values.size(); ++v) {
     if (r.info.values[v].name != name) continue;
     for (const RewriteDecision& s : plan.decisions)
@@ -125,7 +125,7 @@ TEST(Pr21552Rule, OnlySliceCopy) {
       "v = view_copy(x, sizes=[6])\nb = clone(a)\nw = clone(v)\noutput b, w\n",
       "pr21552.case");
   ASSERT_TRUE(r.ok) << r.error;
-  const RewritePlan plan = find_backend("pr21552-rule")->pass(r.c, r.info);
+  const RewritePlan plan = find_backend("pr21552-rule")->pass(r.c, r.info, {});
   EXPECT_TRUE(plan.decisions.empty());
   for (size_t v = 0; v < r.info.values.size(); ++v) EXPECT_FALSE(plan.is_alias(static_cast<int>(v)));
 }

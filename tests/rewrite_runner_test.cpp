@@ -114,7 +114,7 @@ TEST(RewriteRunner, ReportsBothArenasAndOptInMemoryRegression) {
 // A pass written in the test: density always, rule 3 always, and rules 2 and 4
 // only when asked. With both on it must agree with the reference pass.
 template <bool kOutputRule, bool kRootRule>
-RewritePlan test_pass(const Case& c, const ProgramInfo& info) {
+RewritePlan test_pass(const Case& c, const ProgramInfo& info, const PassContext&) {
   RewritePlan plan = copy_only_plan(c, info);
   plan.decisions.clear();
   const int n = info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
@@ -394,7 +394,7 @@ TEST(ExplainJson, ShowsTheDecisionsThatExecutionUses) {
     text << in.rdbuf();
     ParseResult r = parse_case(text.str(), file);
     ASSERT_TRUE(r.ok) << r.error;
-    const RewritePlan plan = reference().pass(r.c, r.info);
+    const RewritePlan plan = reference().pass(r.c, r.info, {});
     const MemoryPlan mem = reference().planner(r.c, r.info, plan);
     ASSERT_EQ(json.rfind("{\"case\":" + json_string(file), 0), 0u);
     EXPECT_EQ(count(json, "\"decision\":"), plan.decisions.size());

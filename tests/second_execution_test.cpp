@@ -46,7 +46,7 @@ TEST(RewriteSecondExecution, ReferenceAgreesWithItselfInBothModes) {
   const Backend& ref = backend("reference");
   for (const char* text : kReadAliases) {
     const ParseResult p = parse(text);
-    const RewritePlan rw = ref.pass(p.c, p.info);
+    const RewritePlan rw = ref.pass(p.c, p.info, {});
     const MemoryPlan plan = ref.planner(p.c, p.info, rw);
     for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned}) {
       const RewritePathResult r =
@@ -79,8 +79,8 @@ TEST(FaultyAliasPointerOnce, PlannedAliasesAreRecomputedEachExecution) {
 
 TEST(FaultyAliasPointerOnce, DeadAliasKeepsTheFirstArenasPointer) {
   const ParseResult p = parse(kDeadAlias);
-  ASSERT_EQ(backend("reference").pass(p.c, p.info).decisions.size(), 1u);
-  ASSERT_TRUE(backend("reference").pass(p.c, p.info).decisions[0].alias);
+  ASSERT_EQ(backend("reference").pass(p.c, p.info, {}).decisions.size(), 1u);
+  ASSERT_TRUE(backend("reference").pass(p.c, p.info, {}).decisions[0].alias);
   EXPECT_FALSE(run_case(p.c, p.info, backend("reference"), RunOptions{}).failed());
   const CaseReport report = run_case(p.c, p.info, backend("faulty-alias-pointer-once"), RunOptions{});
   const Finding* f = report.first_failure();

@@ -26,6 +26,9 @@ struct ValueInfo {
   bool known = false;          // layout known (defined before the first failing op)
   int def_op = -1;             // -1: a program input
   bool constant = false;       // a program input declared `const` (version 4)
+  // Version 4: its sizes vary over the symbols' ranges (ExecuTorch's DYNAMIC_BOUND
+  // tensor; false: a static shape, is_static_shape_tensor in exir's TensorSpec).
+  bool dynamic_shape = false;
 };
 
 struct OpInfo {

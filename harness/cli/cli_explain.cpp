@@ -241,7 +241,7 @@ int explain_parsed(const std::string& file, const ParseResult& p, const CliArgs&
       1,
       [&](size_t, const std::string&) {
         PlansForExplain made;
-        made.rewrite = backend.pass(p.c, p.info);
+        made.rewrite = backend.pass(p.c, p.info, {});
         made.plan = backend.planner(p.c, p.info, made.rewrite);
         made.copy_plan = backend.planner(p.c, p.info, copy_only_plan(p.c, p.info));
         const std::string encoded = encode_plans(made);

@@ -120,7 +120,7 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
       mode == AliasMode::RuntimeOp ? 3 : 2,
       [&](size_t job, const std::string&) {
         PlansForExplain made;
-        made.rewrite = backend.pass(p.c, p.info);
+        made.rewrite = backend.pass(p.c, p.info, {});
         made.plan = backend.planner(p.c, p.info, made.rewrite);
         if (job == 0) {
           made.copy_plan = backend.planner(p.c, p.info, copy_only_plan(p.c, p.info));

@@ -203,6 +203,8 @@ void compare_aliases(const ExecutionRecord& r, const std::vector<AliasRecord>& a
     const std::string& y = info.values[a.value].name;
     const std::string& root = info.values[a.root].name;
     std::string why;
+    // The op that must fail has no view in torch: the error checks judge it.
+    if (a.op == info.failing_op) continue;
     // (A planned empty alias reads nothing, wherever the plan put it; the alias
     // prim ops promise more: their aliases always lie inside the input.)
     if (mode == AliasMode::Planned && a.nbytes == 0) continue;

@@ -84,17 +84,43 @@ ProgramInfo info_at_bounds(const std::vector<const ExecutionInfo*>& running,
   return info;
 }
 
-std::unique_ptr<Schedule> plan_schedule(const std::vector<const ExecutionInfo*>& running,
+std::unique_ptr<Schedule> plan_schedule(const Case& symbolic, const std::vector<const ExecutionInfo*>& running,
                                         const DynamicInfo& dynamic, const Backend& backend) {
   auto s = std::make_unique<Schedule>();
   std::vector<const ProgramInfo*> infos;
-  std::vector<RewritePlan> plans;
-  for (const ExecutionInfo* e : running) {
-    infos.push_back(&e->info);
-    plans.push_back(backend.pass(e->c, e->info));
-  }
+  for (const ExecutionInfo* e : running) infos.push_back(&e->info);
   const bool planned = backend.alias_mode != AliasMode::RuntimeOp;
-  s->rewrite = backend.dynamic_pass(infos, plans, planned);
+  // The pass at each execution's sizes, told which ops stay copies at another's
+  // (a hazard through an alias that is a copy after all is no hazard), until the
+  // copies settle: one more per round, so at most one round per op.
+  std::vector<bool> keep(running.front()->info.ops.size(), false);
+  std::vector<RewriteDecision> why(keep.size());  // the decision that first kept each a copy
+  for (size_t round = 0; round <= keep.size(); ++round) {
+    PassContext ctx;
+    ctx.keep_copies = &keep;
+    ctx.with_symbols = &symbolic;
+    std::vector<RewritePlan> plans;
+    for (const ExecutionInfo* e : running) plans.push_back(backend.pass(e->c, e->info, ctx));
+    s->rewrite = backend.dynamic_pass(infos, plans, planned);
+    // The earliest such op only: a later one may be a copy at some size only
+    // because of this one's alias there (decisions depend on earlier ones).
+    bool more = false;
+    for (const RewriteDecision& d : s->rewrite.decisions) {
+      if (d.alias || d.op < 0 || static_cast<size_t>(d.op) >= keep.size() || keep[d.op]) continue;
+      for (const RewritePlan& p : plans)
+        if (const RewriteDecision* at = p.decision_for_op(d.op); at && at->alias) more = true;
+      if (more) {
+        keep[d.op] = true;
+        why[d.op] = d;
+        break;
+      }
+    }
+    if (!more) break;
+  }
+  // Each copy says why it first became one (not "kept a copy at another size").
+  for (RewriteDecision& d : s->rewrite.decisions)
+    if (!d.alias && d.op >= 0 && static_cast<size_t>(d.op) < keep.size() && keep[d.op])
+      d.rule = why[d.op].rule, d.reason = why[d.op].reason;
   s->bound_info = info_at_bounds(running, dynamic.bound_sizes);
   const Case& c = running.front()->c;
   s->plan = backend.planner(c, s->bound_info, s->rewrite);
@@ -147,7 +173,7 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
     if (e.in_range) running.push_back(&e);
   std::unique_ptr<Schedule> schedule;
   if (!backend.out_of_process() && !running.empty() && (!c.has_eager_ops() || backend.eager_ops)) {
-    schedule = plan_schedule(running, dynamic, backend);
+    schedule = plan_schedule(c, running, dynamic, backend);
     for (const Op& op : c.ops) report.slices += op_is_view_copy(op.kind);
     for (const RewriteDecision& d : schedule->rewrite.decisions) {
       report.rewritten += d.alias;

@@ -111,7 +111,7 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
       return;
     case Stage::Pass:
       if (!r.rewrite) {
-        r.rewrite = backend.pass(c, info);
+        r.rewrite = backend.pass(c, info, {});
         if (!counters) return;
         counters->rules.reserve(r.rewrite->decisions.size());
         counters->decided.reserve(r.rewrite->decisions.size());
