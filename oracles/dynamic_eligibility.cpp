@@ -37,14 +37,14 @@ std::vector<int64_t> offsets_in_roots(const ExecutionInfo& e, const TorchOracleR
   return at;
 }
 
-std::string at_execution(const std::vector<const ExecutionInfo*>& runs, size_t i) {
-  return "at execution " + std::to_string(i + 1) + " (" + describe_execution(runs[i]->c, runs[i]->values) + ")";
+std::string at_execution(const Case& symbolic, const std::vector<const ExecutionInfo*>& runs, size_t i) {
+  return "at execution " + std::to_string(i + 1) + " (" + describe_execution(symbolic, runs[i]->values) + ")";
 }
 
 }  // namespace
 
 std::vector<ScheduledVerdict> judge_eligibility_over_executions(
-    const std::vector<const ExecutionInfo*>& runs, const std::vector<const TorchOracleResult*>& torch,
+    const Case& symbolic, const std::vector<const ExecutionInfo*>& runs, const std::vector<const TorchOracleResult*>& torch,
     const std::vector<int>& aliased_ops, bool planned) {
   std::map<int, ScheduledVerdict> by_op;
   for (size_t i = 0; i < runs.size() && i < torch.size(); ++i) {
@@ -52,11 +52,11 @@ std::vector<ScheduledVerdict> judge_eligibility_over_executions(
       auto it = by_op.find(v.op);
       if (it == by_op.end()) {
         ScheduledVerdict s{v, v.eligible ? -1 : static_cast<int>(i)};
-        if (!v.eligible && runs.size() > 1) s.verdict.reason = at_execution(runs, i) + ": " + v.reason;
+        if (!v.eligible && runs.size() > 1) s.verdict.reason = at_execution(symbolic, runs, i) + ": " + v.reason;
         by_op.emplace(v.op, std::move(s));
       } else if (it->second.verdict.eligible && !v.eligible) {
         it->second = {v, static_cast<int>(i)};
-        it->second.verdict.reason = at_execution(runs, i) + ": " + v.reason;
+        it->second.verdict.reason = at_execution(symbolic, runs, i) + ": " + v.reason;
       }
     }
   }
@@ -78,8 +78,8 @@ std::vector<ScheduledVerdict> judge_eligibility_over_executions(
           v.eligible = false;
           v.broken = EligibilityRule::OffsetMoves;
           v.reason = "its view starts " + std::to_string(f->second.second) + " bytes into its root " +
-                     at_execution(runs, f->second.first) + " but " + std::to_string(at[y]) + " bytes " +
-                     at_execution(runs, i) + ": a planned alias has one offset";
+                     at_execution(symbolic, runs, f->second.first) + " but " + std::to_string(at[y]) + " bytes " +
+                     at_execution(symbolic, runs, i) + ": a planned alias has one offset";
           it->second.execution = static_cast<int>(i);
         }
       }

@@ -21,10 +21,11 @@ struct ScheduledVerdict {
   int execution = -1;          // that execution (0-based), or -1 when eligible
 };
 
-// `runs[i]` and `torch[i]`: the executions that run (in order) and torch's result
-// at each. One verdict per view-copy op that runs at some execution, in op order.
+// `runs[i]` and `torch[i]`: the executions of `symbolic` that run (in order) and
+// torch's result at each. One verdict per view-copy op that runs at some
+// execution, in op order.
 std::vector<ScheduledVerdict> judge_eligibility_over_executions(
-    const std::vector<const ExecutionInfo*>& runs, const std::vector<const TorchOracleResult*>& torch,
+    const Case& symbolic, const std::vector<const ExecutionInfo*>& runs, const std::vector<const TorchOracleResult*>& torch,
     const std::vector<int>& aliased_ops, bool planned);
 
 }  // namespace slicefuzz

@@ -183,7 +183,7 @@ TEST(DynamicCase, EachExecutionIsJudgedAndAFindingNamesIt) {
   EXPECT_EQ(r.first_failure()->execution, 1);
   EXPECT_NE(r.first_failure()->message.find("execution 2 (p=1)"), std::string::npos)
       << r.first_failure()->message;
-  EXPECT_EQ(r.slices, 2);  // one slice per execution
+  EXPECT_EQ(r.slices, 1);  // one per program: the rewrite is decided once for every execution
   EXPECT_EQ(run_case(p.c, p.info, *find_backend("reference"), RunOptions{}).first_failure(), nullptr);
   // Only the first execution: no negative end, nothing to find.
   ParseResult first_only = parse_case(text.substr(0, text.find("run p=1")), "neg1.case");

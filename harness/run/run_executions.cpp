@@ -132,7 +132,7 @@ std::unique_ptr<Schedule> plan_schedule(const Case& symbolic, const std::vector<
   std::vector<int> aliased_ops;
   for (const RewriteDecision& d : s->rewrite.decisions)
     if (d.alias) aliased_ops.push_back(d.op);
-  s->verdicts = judge_eligibility_over_executions(running, torch, aliased_ops, planned);
+  s->verdicts = judge_eligibility_over_executions(symbolic, running, torch, aliased_ops, planned);
   for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned})
     if (backend.alias_mode == AliasMode::Both || backend.alias_mode == mode)
       s->methods[ExecutionRecord::mode_index(mode)] = std::make_unique<RewriteMethod>(
