@@ -8,6 +8,7 @@
 
 #include "backends/backend.h"
 #include "harness/run/runner.h"
+#include "harness/triage/minimizer.h"
 #include "oracles/dynamic_eligibility.h"
 #include "program/dynamic_pass.h"
 #include "program/rewrite_pass.h"
@@ -149,6 +150,27 @@ TEST(DynamicRewrite, AnOpThatFailsAtSomeSizeStaysACopy) {
   const CaseReport r = run_case(p.c, p.info, *find_backend("reference"), RunOptions{});
   ASSERT_EQ(r.rules.size(), 1u);
   EXPECT_EQ(r.rules[0], "fails-at-some-size");
+}
+
+// The minimiser shrinks a version-4 finding and keeps its signature: the
+// schedule's bound execution goes (it passes there), the dynamic dim stays.
+TEST(DynamicRewrite, TheMinimiserShrinksExecutionsAndKeepsTheFinding) {
+  const ParseResult p = parsed(
+      "slicefuzz-case 4\ndtype int16\nsym S in [1, 5]\nsym Q in [0, 3]\ninput x [4, S]\n"
+      "input y [3]\nb = clone(y)\na = slice_copy(x, dim=0, start=2, end=4, step=1)\n"
+      "c = clone(a)\nadd_(b, 1)\noutput c, b\nrun S=5 Q=0\nrun S=5 Q=3\nrun S=2 Q=1\n");
+  const Backend& faulty = *find_backend("faulty-slice-bound-strides");
+  const MinimizeResult r = minimize_case(p.c, faulty, RunOptions{}, IsolationOptions{}, 120);
+  ASSERT_TRUE(r.reproduced);
+  EXPECT_EQ(r.finding.kind, FindingKind::ALIAS_VIOLATION);
+  EXPECT_LT(r.minimized.ops.size(), p.c.ops.size());
+  EXPECT_LT(r.minimized.runs.size(), p.c.runs.size());
+  EXPECT_EQ(r.minimized.syms.size(), 1u);  // Q sizes nothing and is dropped
+  EXPECT_TRUE(r.minimized.is_dynamic());   // the bug needs a size below the bound
+  const ParseResult again = parse_case(print_case(r.minimized), "min.case");
+  ASSERT_TRUE(again.ok) << again.error;
+  EXPECT_TRUE(run_case(again.c, again.info, faulty, RunOptions{}).failed());
+  EXPECT_FALSE(run_case(again.c, again.info, *find_backend("reference"), RunOptions{}).failed());
 }
 
 }  // namespace

@@ -176,7 +176,7 @@ TEST(RewriteRunner, TheRootMutationHazardIsRealWhenExecuted) {
   // What the runner's decision check prevents: executing the unsound alias makes
   // w see x's update, where the copy took a snapshot (cf. pytorch#198101).
   ParseResult r = parse(kRootWrittenWhileAliasLive);
-  const RewritePlan unsound = test_pass<true, false>(r.c, r.info);
+  const RewritePlan unsound = test_pass<true, false>(r.c, r.info, {});
   ASSERT_TRUE(unsound.is_alias(1));
   const MemoryPlan plan = plan_memory(r.c, r.info, unsound);
   ASSERT_EQ(check_plan(r.c, r.info, unsound, plan), "");
@@ -189,7 +189,9 @@ TEST(RewriteRunner, TheRootMutationHazardIsRealWhenExecuted) {
 }
 
 TEST(RewriteRunner, PassThatNeverRewritesMissesRewrites) {
-  Backend never = with_pass(&copy_only_plan);
+  Backend never = with_pass([](const Case& c, const ProgramInfo& info, const PassContext&) {
+    return copy_only_plan(c, info);
+  });
   CaseReport rep = run(kChain, never);
   expect_first_failure(rep, FindingKind::MISSED_REWRITE, "could be an et_slice");
   EXPECT_EQ(rep.rewritten, 0);

@@ -63,13 +63,6 @@ int cli_minimize(int argc, char** argv) {
   }
   Case c;
   if (!load_case(args.positional()[0], common.options.byte_budget, c, "minimize")) return 2;
-  if (c.is_dynamic()) {
-    std::fprintf(stderr,
-                 "slicefuzz minimize: %s has symbols (version 4); shrinking executions and "
-                 "ranges is not implemented yet (issue 23)\n",
-                 args.positional()[0].c_str());
-    return 2;
-  }
   MinimizeResult r = minimize_case(c, *common.backend, common.options, common.isolation,
                                    static_cast<double>(time_s));
   if (!r.reproduced) {

@@ -6,8 +6,10 @@
 #include <cstdio>
 
 #include "generators/mutator.h"
+#include "harness/triage/minimize_dynamic.h"
 #include "harness/triage/signature.h"
 #include "oracles/analysis.h"
+#include "oracles/dynamic_analysis.h"
 #include "oracles/judge_facts.h"
 #include "vocab/program_info.h"
 #include "vocab/case_format.h"
@@ -18,6 +20,11 @@ namespace {
 
 bool well_formed(const Case& c, int64_t budget) {
   ProgramInfo info;
+  if (c.is_dynamic() || !c.runs.empty()) {  // version 4: every assignment, every execution
+    DynamicInfo d;
+    DynamicError err;
+    return c.is_dynamic() && analyze_dynamic(c, budget, d, info, err);
+  }
   AnalysisError err;
   return analyze(c, budget, info, err);
 }
@@ -30,6 +37,7 @@ void drop_input_dim(Case& c, size_t k, int removed) {
   for (int d : in.effective_dim_order())
     if (d != removed) order.push_back(d > removed ? d - 1 : d);
   in.sizes.erase(in.sizes.begin() + removed);
+  if (static_cast<size_t>(removed) < in.sym_sizes.size()) in.sym_sizes.erase(in.sym_sizes.begin() + removed);
   in.dim_order = order;
   canonicalize(c);
 }
@@ -212,6 +220,7 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
     canonicalize(k);
     if (!(k == c) && well_formed(k, budget)) out.push_back(std::move(k));
   };
+  for (Case& k : dynamic_candidates(c)) add(std::move(k));  // version 4: executions, symbols
   for (size_t i = c.ops.size(); i-- > 0;) {  // drop an op (readers re-sourced)
     Case k = c;
     k.ops.erase(k.ops.begin() + static_cast<std::ptrdiff_t>(i));
@@ -235,19 +244,24 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       Case k = c;
       if (drop_dim(k, i, d, budget)) add(k);
     }
-    for (size_t d = 0; d < sizes.size(); ++d)  // shrink sizes toward 1
+    for (size_t d = 0; d < sizes.size(); ++d) {  // shrink sizes toward 1
+      if (d < c.inputs[i].sym_sizes.size() && c.inputs[i].sym_sizes[d] >= 0) continue;  // its range's
       for (int64_t s : {int64_t{1}, sizes[d] / 2, sizes[d] - 1})
         if (s >= 1 && s < sizes[d]) {
           Case k = c;
           k.inputs[i].sizes[d] = s;
           add(k);
         }
+    }
   }
   ProgramInfo info;
   AnalysisError err;
   const bool analysed = analyze(c, budget, info, err);
   for (size_t i = 0; i < c.ops.size(); ++i) {  // simplify arguments
     const Op& op = c.ops[i];
+    // An op with a symbolic argument: made literal first (dynamic_candidates);
+    // its fields hold 0 until an execution puts the values in.
+    if (!op.sym_args.empty()) continue;
     auto with = [&](auto edit) {
       Case k = c;
       edit(k.ops[i]);
@@ -378,7 +392,7 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
     }
   for (size_t i = 0; allow_empty && i < c.inputs.size(); ++i)  // empty, last of all
     for (size_t d = 0; d < c.inputs[i].sizes.size(); ++d)
-      if (c.inputs[i].sizes[d] > 0) {
+      if (c.inputs[i].sizes[d] > 0 && !(d < c.inputs[i].sym_sizes.size() && c.inputs[i].sym_sizes[d] >= 0)) {
         Case k = c;
         k.inputs[i].sizes[d] = 0;
         add(k);
