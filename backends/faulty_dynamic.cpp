@@ -101,6 +101,16 @@ void et_slice_offset_from_planned_strides(KernelRuntimeContext& ctx, EValue** st
   out.data = in.bytes() + bytes;
 }
 
+// Bug class (issue 23: "an alias of a constant placed in the arena"): the planner
+// plans a constant like an input, and so gives an alias of it an arena offset
+// (root slot + delta, an allocation_info); the constant's bytes are the
+// program's and never in the arena, so the planned alias reads arena memory.
+MemoryPlan planner_constants_in_arena(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite) {
+  PlannerRules rules;
+  rules.constants_outside_arena = false;  // the bug
+  return plan_memory_with_rules(c, info, rewrite, rules);
+}
+
 }  // namespace
 
 void add_faulty_dynamic_backends(std::vector<Backend>& out) {
@@ -136,6 +146,12 @@ void add_faulty_dynamic_backends(std::vector<Backend>& out) {
              "et_slice computes its alias offset from the strides out was planned with (the "
              "bound's) instead of its input's actual strides");
   b.kernels.et_slice_op = &et_slice_offset_from_planned_strides;
+  out.push_back(b);
+  b = faulty("faulty-constant-in-arena",
+             "the planner plans a constant like an input, so a planned alias of it (a RoPE table's "
+             "slice) gets an arena offset where the constant's bytes never are");
+  b.alias_mode = AliasMode::Planned;
+  b.planner = &planner_constants_in_arena;
   out.push_back(b);
 }
 

@@ -44,12 +44,13 @@ MUST_BE_KILLED_BY_EVERY_METHOD = ["faulty-alias-pointer-once"]
 # the other rows keep the default version's streams.
 FORMAT_VERSION = {"faulty-out-not-resized": 4, "faulty-input-numel-only": 4,
                   "faulty-planned-offset-at-bound": 4, "faulty-view-bound-sizes": 4,
-                  "faulty-slice-bound-strides": 4}
+                  "faulty-slice-bound-strides": 4, "faulty-constant-in-arena": 4}
 MUST_BE_KILLED_BY_REPLAY["faulty-out-not-resized"] = ["slice_below_the_bound.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-input-numel-only"] = ["input_past_its_bound_in_one_dim.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-planned-offset-at-bound"] = ["slice_of_dim0_below_a_dynamic_inner_dim.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-view-bound-sizes"] = ["view_below_the_bound.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-slice-bound-strides"] = ["slice_of_dim0_below_a_dynamic_inner_dim.case"]
+MUST_BE_KILLED_BY_REPLAY["faulty-constant-in-arena"] = ["planned_alias_of_a_constant.case"]
 
 
 # Every backend that is not deliberately faulty must have no finding at all.

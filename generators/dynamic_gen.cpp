@@ -149,6 +149,22 @@ bool add_second_dynamic_dim(Case& c) {
   return false;
 }
 
+// An input the program never writes, with static sizes, becomes a constant (a
+// weight, a RoPE table): its slices are alias candidates whose bytes are the
+// program's, not the arena's. False when no input qualifies.
+bool make_a_constant(Case& c, std::mt19937_64& rng) {
+  std::vector<size_t> never_written;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const InputDecl& in = c.inputs[i];
+    bool written = in.is_dynamic() || in.constant;
+    for (const Op& op : c.ops) written = written || op.target == in.name;
+    if (!written) never_written.push_back(i);
+  }
+  if (never_written.empty()) return false;
+  c.inputs[never_written[rng() % never_written.size()]].constant = true;
+  return true;
+}
+
 // The schedule: every symbol at its top (the bound), then below, then at its bottom.
 void add_schedule(Case& c, std::mt19937_64& rng) {
   const size_t n = c.syms.size();
@@ -185,6 +201,7 @@ Case with_symbols(const Case& c, std::mt19937_64& rng) {
       break;
   }
   if (k.syms.empty()) return c;
+  if (rng() % 100 < weights::kDynamicConstantPercent) make_a_constant(k, rng);
   const bool past_the_bound = rng() % 100 < weights::kDynamicPastBoundPercent && add_second_dynamic_dim(k);
   add_schedule(k, rng);
   if (past_the_bound) add_run_past_the_bound(k, rng);

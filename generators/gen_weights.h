@@ -90,6 +90,9 @@ inline constexpr int64_t kRuntimeIntegerSpan = 8;
 // Share (percent) of the cases with a dynamic dim that get a second one and an
 // execution past the bound in one dim (the input check's test).
 inline constexpr uint64_t kDynamicPastBoundPercent = 25;
+// Share (percent) of the cases with symbols in which an input the program never
+// writes becomes a constant.
+inline constexpr uint64_t kDynamicConstantPercent = 25;
 // Executions between the bound and the bottom: 0, 1, 2, 3.
 inline const W kDynamicMiddleRuns = {20, 40, 30, 10};
 

@@ -62,8 +62,21 @@ PlanVerdict judge_plan(const Case& c, const ProgramInfo& info, const RewritePlan
     if (live[v].last > storage[r].last) storage[r].last = live[v].last, last_user[r] = v;
   }
 
+  // Version 4: a constant's bytes, and so its aliases', are the program's; the
+  // arena holds none of them, and nothing else lives among the constants.
+  for (int a = 0; a < nv; ++a) {
+    const bool constant = info.values[rewrite.root[a]].constant;
+    if (plan.tensors[a].constant != constant)
+      return {I::ConstantPlacement,
+              constant ? name(a) + (rewrite.root[a] == a ? std::string(" is a constant")
+                                                         : " aliases the constant " + name(rewrite.root[a])) +
+                             ", but the plan places it in the arena (at byte " +
+                             std::to_string(plan.tensors[a].offset) + "), where the constant's bytes never are"
+                       : name(a) + " is planned among the program's constants, but it is no constant"};
+  }
   for (int a = 0; a < nv; ++a) {
     const TensorPlacement& ta = plan.tensors[a];
+    if (ta.constant && rewrite.root[a] == a) continue;  // the program's bytes: no arena facts
     if (rewrite.root[a] != a) {
       if (!alias_placements) continue;
       const int r = rewrite.root[a];
@@ -75,7 +88,7 @@ PlanVerdict judge_plan(const Case& c, const ProgramInfo& info, const RewritePlan
       // HierarchicalAllocator::get_offset_address, which refuses an offset + size
       // past its buffer (runtime/core/hierarchical_allocator.h at cff6f4dd), so
       // the Method does not load.
-      if (bytes[a] == 0 && (ta.offset < 0 || ta.offset > plan.arena_bytes))
+      if (bytes[a] == 0 && !ta.constant && (ta.offset < 0 || ta.offset > plan.arena_bytes))
         return {I::OutsideArena, "empty alias " + name(a) + " is planned at byte " + std::to_string(ta.offset) +
                ", outside the " + std::to_string(plan.arena_bytes) +
                "-byte arena (ExecuTorch refuses a planned offset past its buffer: the Method "
@@ -107,7 +120,7 @@ PlanVerdict judge_plan(const Case& c, const ProgramInfo& info, const RewritePlan
              " but the plan keeps it alive at steps " + steps(ta.first_step, ta.last_step)};
     for (int b = a + 1; b < nv; ++b) {
       const TensorPlacement& tb = plan.tensors[b];
-      if (rewrite.root[b] != b || bytes[a] == 0 || bytes[b] == 0) continue;
+      if (rewrite.root[b] != b || tb.constant || bytes[a] == 0 || bytes[b] == 0) continue;
       const bool co_live = storage[a].first <= storage[b].last && storage[b].first <= storage[a].last;
       const bool share = ta.offset < tb.offset + bytes[b] && tb.offset < ta.offset + bytes[a];
       if (co_live && share)

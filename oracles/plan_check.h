@@ -29,7 +29,8 @@ namespace slicefuzz {
   X(OutsideArena, "outside-arena")           /* every tensor, empty aliases too, in the arena */ \
   X(Misaligned, "misaligned")                /* every root's offset aligned */   \
   X(LifetimeEndsEarly, "lifetime-ends-early")  /* live as long as the program uses it */ \
-  X(Overlap, "overlap")                      /* co-live roots share no byte */
+  X(Overlap, "overlap")                      /* co-live roots share no byte */ \
+  X(ConstantPlacement, "constant-placement") /* constants and their aliases: the program's bytes, not the arena's */
 
 SLICEFUZZ_DEFINE_JUDGE_WORDS(PlanInvariant, plan_invariant_word, SLICEFUZZ_PLAN_INVARIANTS)
 

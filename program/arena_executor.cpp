@@ -67,7 +67,7 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
   ArenaEvaluator(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
                  const RewritePlan& rewrite, const MemoryPlan& plan, const KernelTable& k,
                  AliasMode mode, const std::vector<std::vector<int64_t>>* bounds, Arena& arena,
-                 std::vector<Tensor>& values, std::vector<AliasRecord>& aliases)
+                 ConstantData& constants, std::vector<Tensor>& values, std::vector<AliasRecord>& aliases)
       : KernelEvaluator(k), c_(c), info_(info), rewrite_(rewrite), plan_(plan), mode_(mode),
         aliases_(aliases), arena_(arena), values_(values),
         nv_(std::min(static_cast<int>(plan.tensors.size()), static_cast<int>(info.values.size()))) {
@@ -82,9 +82,23 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
         values_[v].data = arena_.base() + plan_.tensors[v].offset;
         values_[v].capacity_nbytes = static_cast<size_t>(plan_.tensors[v].nbytes);
       }
+    // Version 4: a constant's bytes are the program's, loaded once with the
+    // method (never in the arena, whatever the plan says): they persist from
+    // execution to execution, so a write that reaches one shows in the next.
+    const bool load = constants.bytes.empty();
+    if (load) constants.bytes.resize(info_.values.size());
+    for (int v = 0; v < nv_; ++v)
+      if (info_.values[v].constant) {
+        values_[v] = value_meta(info_.values[v]);
+        if (load) constants.bytes[v].reset(new uint8_t[values_[v].nbytes() ? values_[v].nbytes() : 1]);
+        values_[v].data = constants.bytes[v].get();
+        values_[v].capacity_nbytes = values_[v].nbytes();
+        if (load && static_cast<size_t>(v) < inputs.size()) write_tensor_value(inputs[v], values_[v]);
+      }
     open_step(0);
     // Setting an input: its actual sizes (the input check has vouched for them).
     for (size_t v = 0; v < inputs.size() && static_cast<int>(v) < nv_; ++v) {
+      if (info_.values[v].constant) continue;
       Tensor actual = value_meta(info_.values[v]);
       actual.data = values_[v].data;
       actual.capacity_nbytes = values_[v].capacity_nbytes;
@@ -121,7 +135,7 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
     if (!(oi.result >= 0 && oi.result < nv_ && rewrite_.is_alias(oi.result))) return run_copy(k, copy);
     Tensor& y = values_[oi.result];
     const int root = rewrite_.root[oi.result];
-    const uint8_t* root_data = arena_.base() + plan_.tensors[root].offset;
+    const uint8_t* root_data = values_[root].bytes();
     if (mode_ == AliasMode::Planned && k == info_.failing_op) {
       // No op runs, so nothing raises the error the op's arguments call for at
       // these sizes (the alias keeps the out made for the failing op).
@@ -131,9 +145,16 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
       // No op runs: the alias is where the plan put it (root offset + delta). An
       // empty alias reads nothing: wherever the plan put it, it points at its root
       // (computing an out-of-range pointer would itself be UB).
+      // An alias the plan puts among the program's constants is resolved from its
+      // constant root's bytes; any other from the arena (an allocation_info).
       y = value_meta(info_.values[oi.result]);
-      y.data = arena_.base() + (y.nbytes() == 0 ? plan_.tensors[root].offset
-                                                : plan_.tensors[oi.result].offset);
+      const TensorPlacement& at = plan_.tensors[oi.result];
+      const int64_t delta = static_cast<int64_t>(static_cast<uint64_t>(at.offset) -
+                                                 static_cast<uint64_t>(plan_.tensors[root].offset));
+      if (at.constant)
+        y.data = values_[root].bytes() + (y.nbytes() == 0 ? 0 : delta);
+      else
+        y.data = arena_.base() + (y.nbytes() == 0 ? plan_.tensors[root].offset : at.offset);
       y.capacity_nbytes = y.nbytes();
       record(k, oi.result, static_cast<int64_t>(static_cast<uint64_t>(plan_.tensors[oi.result].offset) -
                                                  static_cast<uint64_t>(plan_.tensors[root].offset)));
@@ -152,7 +173,8 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
   }
 
  private:
-  bool owns_bytes(int v) const { return v < nv_ && !rewrite_.is_alias(v); }
+  // In the arena: a non-alias value other than a constant.
+  bool owns_bytes(int v) const { return v < nv_ && !rewrite_.is_alias(v) && !info_.values[v].constant; }
   void open_step(int step) {
     for (int v = 0; v < nv_; ++v)
       if (owns_bytes(v) && plan_.tensors[v].first_step == step) arena_.open(plan_.tensors[v]);
@@ -195,7 +217,8 @@ RewriteExecution RewriteMethod::execute(const Case& c, const ProgramInfo& info,
   RewriteExecution out;
   auto arena = std::make_unique<Arena>(plan_.arena_bytes);
   {
-    ArenaEvaluator ev(c, info, inputs, rewrite_, plan_, kernels_, mode_, bounds_, *arena, values_, out.aliases);
+    ArenaEvaluator ev(c, info, inputs, rewrite_, plan_, kernels_, mode_, bounds_, *arena, constants_, values_,
+                      out.aliases);
     out.path = interpret(c, info, ev);
   }
   // Kept allocated and poisoned until the next execution's has run: a pointer

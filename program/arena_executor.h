@@ -49,6 +49,12 @@ struct RewritePathResult {
 
 class Arena;
 
+// The program's constant data (version 4: weights, buffers), one allocation per
+// constant value, loaded with the method's first execution.
+struct ConstantData {
+  std::vector<std::unique_ptr<uint8_t[]>> bytes;  // by value; empty until loaded
+};
+
 // A method loaded once and executed many times (an ExecuTorch Method): the
 // values' tensors persist across executions; each execution runs in a fresh
 // arena while the previous one stays allocated and entirely poisoned.
@@ -78,6 +84,7 @@ class RewriteMethod {
   AliasMode mode_;
   const std::vector<std::vector<int64_t>>* bounds_;
   std::vector<Tensor> values_;
+  ConstantData constants_;
   std::unique_ptr<Arena> previous_;  // the last execution's arena, retired
 };
 

@@ -35,6 +35,14 @@ MemoryPlan plan_memory(const Case& c, const ProgramInfo& info, const RewritePlan
 
 MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
                             bool extend_roots_to_alias_reads) {
+  PlannerRules rules;
+  rules.extend_roots_to_alias_reads = extend_roots_to_alias_reads;
+  return plan_memory_with_rules(c, info, rewrite, rules);
+}
+
+MemoryPlan plan_memory_with_rules(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
+                                  const PlannerRules& rules) {
+  const bool extend_roots_to_alias_reads = rules.extend_roots_to_alias_reads;
   MemoryPlan plan;
   const int ops_run = info.failing_op >= 0 ? info.failing_op : static_cast<int>(c.ops.size());
   plan.end_step = ops_run + 1;
@@ -49,6 +57,7 @@ MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const Rewrit
     t.first_step = info.values[v].def_op + 1;
     t.own_last_step = std::max(t.first_step, last_use[v] + 1);
     t.last_step = t.own_last_step;
+    t.constant = rules.constants_outside_arena && info.values[t.root].constant;
   }
   for (int v : info.outputs)
     if (v < nv) plan.tensors[v].own_last_step = plan.tensors[v].last_step = plan.end_step;
@@ -66,7 +75,7 @@ MemoryPlan plan_memory_with(const Case& c, const ProgramInfo& info, const Rewrit
   placed.reserve(nv);
   candidates.reserve(nv + 1);
   for (int v = 0; v < nv; ++v)
-    if (!rewrite.is_alias(v)) order.push_back(v);
+    if (!rewrite.is_alias(v) && !plan.tensors[v].constant) order.push_back(v);
   // Largest first; ties keep value order (a stable insertion sort: no heap
   // buffer, unlike std::stable_sort).
   for (size_t i = 1; i < order.size(); ++i) {

@@ -57,6 +57,10 @@ struct TensorPlacement {
   int first_step = 0;    // defined at
   int last_step = 0;     // last use (a root: of itself or any alias)
   int own_last_step = 0; // a root's own last use, before extension by its aliases
+  // Version 4: a constant (weight, buffer) or an alias of one. Its bytes are the
+  // program's, not the arena's: a constant's own offset is 0 (the program lays
+  // out its constant data), an alias's is its delta from its constant root.
+  bool constant = false;
 };
 
 struct MemoryPlan {
