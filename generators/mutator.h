@@ -36,7 +36,8 @@ struct CaseMutator {
 };
 
 // Every mutator, version-1 ones first (mutators_v1.cpp), then those of the view
-// ops (mutators_view_ops.cpp).
+// ops (mutators_view_ops.cpp), then version 4's executions and ranges
+// (mutators_dynamic.cpp).
 const std::vector<CaseMutator>& case_mutators();
 
 // One step of mutate_case: applies `m`, repairs, and for a mutator that refits,

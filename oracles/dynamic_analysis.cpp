@@ -143,11 +143,19 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
   for (size_t r = 0; r < c.runs.size(); ++r) {
     ExecutionInfo e;
     e.values = c.runs[r].values;
-    for (size_t k = 0; k < c.syms.size(); ++k)
+    for (size_t k = 0; k < c.syms.size(); ++k) {
       if (!sizes_an_input[k] && (e.values[k] < c.syms[k].lo || e.values[k] > c.syms[k].hi))
         return fail(W::Run, static_cast<int>(r),
                     "'" + c.syms[k].name + "' sizes no input, so its value must lie in its range [" +
                         std::to_string(c.syms[k].lo) + ", " + std::to_string(c.syms[k].hi) + "]");
+      // An input's dim has an upper bound in the program (program.fbs), no lower
+      // one: a size below the range's bottom is refused by no input check.
+      if (sizes_an_input[k] && e.values[k] < c.syms[k].lo)
+        return fail(W::Run, static_cast<int>(r),
+                    "'" + c.syms[k].name + "' = " + std::to_string(e.values[k]) + " lies below its range's "
+                    "bottom " + std::to_string(c.syms[k].lo) + ": a program has no lower bound to check "
+                    "an input against (program.fbs), so only past the top is the input check's test");
+    }
     e.in_range = in_range(c, e.values);
     if (!concretise(c, e.values, e.c, why)) {
       if (e.in_range) return fail(W::Run, static_cast<int>(r), why);

@@ -4,10 +4,15 @@
 // persist from execution to execution.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <random>
 #include <string>
 
 #include "backends/backend.h"
 #include "harness/run/runner.h"
+#include "generators/mutator.h"
 #include "harness/triage/minimizer.h"
 #include "oracles/dynamic_eligibility.h"
 #include "program/dynamic_pass.h"
@@ -171,6 +176,46 @@ TEST(DynamicRewrite, TheMinimiserShrinksExecutionsAndKeepsTheFinding) {
   ASSERT_TRUE(again.ok) << again.error;
   EXPECT_TRUE(run_case(again.c, again.info, faulty, RunOptions{}).failed());
   EXPECT_FALSE(run_case(again.c, again.info, *find_backend("reference"), RunOptions{}).failed());
+}
+
+// The execution and range mutators: each applies to every dynamic seed, leaves
+// a static case alone, and (after repair) keeps the case well formed: it
+// parses, every assignment analysed, and the reference passes it.
+TEST(DynamicRewrite, DynamicMutatorsKeepCasesWellFormed) {
+  namespace fs = std::filesystem;
+  std::vector<Case> seeds;
+  for (const auto& e : fs::directory_iterator(fs::path(SLICEFUZZ_SOURCE_DIR) / "corpus/seeds/dynamic")) {
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    ParseResult p = parse_case(text.str(), e.path().string());
+    ASSERT_TRUE(p.ok) << p.error;
+    seeds.push_back(p.c);
+  }
+  ASSERT_GE(seeds.size(), 5u);
+  const ParseResult static_case = parsed("slicefuzz-case 3\ndtype float32\ninput x [4]\ny = clone(x)\noutput y\n");
+  std::mt19937_64 rng(7);
+  for (const char* name : {"AddExecution", "DropExecution", "ChangeExecutionValue", "MoveRangeBottom"}) {
+    const CaseMutator* m = nullptr;
+    for (const CaseMutator& k : case_mutators())
+      if (std::string(k.name) == name) m = &k;
+    ASSERT_NE(m, nullptr) << name;
+    Case untouched = static_case.c;
+    EXPECT_FALSE(apply_mutator(*m, untouched, rng)) << name;
+    EXPECT_TRUE(untouched == static_case.c) << name;
+    int applied = 0;
+    for (const Case& seed : seeds)
+      for (int t = 0; t < 4; ++t) {
+        Case c = seed;
+        if (!apply_mutator(*m, c, rng)) continue;
+        ++applied;
+        const ParseResult again = parse_case(print_case(c), "mutant.case");
+        ASSERT_TRUE(again.ok) << name << ": " << again.error << "\n" << print_case(c);
+        const CaseReport r = run_case(again.c, again.info, *find_backend("reference"), RunOptions{});
+        EXPECT_FALSE(r.failed()) << name << ": " << r.first_failure()->message << "\n" << print_case(c);
+      }
+    EXPECT_GT(applied, 5) << name;
+  }
 }
 
 }  // namespace

@@ -62,6 +62,10 @@ int apply_all(const CaseMutator& m, const std::vector<Case>& cases, Check check)
 TEST(Mutator, EveryMutatorAppliesAndKeepsCasesWellFormed) {
   const std::vector<Case> cases = starting_cases(150);
   for (const CaseMutator& m : case_mutators()) {
+    // Version 4's execution and range mutators apply to cases with symbols only
+    // (tests/dynamic_rewrite_test.cpp, DynamicMutatorsKeepCasesWellFormed).
+    if (std::string(m.name).find("Execution") != std::string::npos || std::string(m.name) == "MoveRangeBottom")
+      continue;
     const int applied = apply_all(m, cases, [](const Case&, const Case&) {});
     std::printf("%-22s applied %3d of %zu\n", m.name, applied, cases.size() * 3);
     EXPECT_GT(applied, 10) << m.name;
