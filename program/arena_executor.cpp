@@ -69,7 +69,7 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
                  AliasMode mode, const std::vector<std::vector<int64_t>>* bounds, Arena& arena,
                  ConstantData& constants, std::vector<Tensor>& values, std::vector<AliasRecord>& aliases)
       : KernelEvaluator(k), c_(c), info_(info), rewrite_(rewrite), plan_(plan), mode_(mode),
-        aliases_(aliases), arena_(arena), values_(values),
+        bounds_(bounds), aliases_(aliases), arena_(arena), values_(values),
         nv_(std::min(static_cast<int>(plan.tensors.size()), static_cast<int>(info.values.size()))) {
     aliases_.reserve(rewrite_.decisions.size());  // at most one record per view-copy op
     // As a Method's execute: every planned tensor points into this execution's
@@ -160,8 +160,16 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
                                                  static_cast<uint64_t>(plan_.tensors[root].offset)));
       return OpStatus::success();
     }
-    // y keeps whatever the previous execution left in it (null on the first):
-    // setting its data pointer is the alias prim op's job.
+    // y keeps whatever data pointer the previous execution left in it (null on
+    // the first): setting it is the alias prim op's job. Its sizes are the
+    // planned ones again (an ExecuTorch TensorImpl keeps the numel bound it was
+    // made with, whatever it was resized to since): the prim op resizes.
+    {
+      Tensor planned = bound_meta(bounds_, oi.result, info_.values[oi.result]);
+      planned.data = y.data;
+      planned.capacity_nbytes = y.capacity_nbytes;
+      y = planned;
+    }
     KernelRuntimeContext ctx;
     call_alias_prim(kernels(), ctx, op, values_[oi.src], y, &info_.values[oi.result].sizes);
     // (As integers: a stale y points into another arena, and subtracting pointers
@@ -195,6 +203,7 @@ class ArenaEvaluator : public KernelEvaluator<ArenaEvaluator> {
   const RewritePlan& rewrite_;
   const MemoryPlan& plan_;
   AliasMode mode_;
+  const std::vector<std::vector<int64_t>>* bounds_;
   std::vector<AliasRecord>& aliases_;
   Arena& arena_;
   std::vector<Tensor>& values_;
