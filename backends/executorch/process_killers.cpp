@@ -57,6 +57,20 @@ bool squeeze_dims_aborts(const std::vector<int64_t>& dims, const ValueInfo& in) 
   return still_negative;
 }
 
+// corpus/known/executorch-portable/narrow_copy_check_args_abort_and_overflow.case.
+constexpr const char* kNarrowNegativeDimAbort =
+    "SANITIZER:copy:check_narrow_copy_args@kernels/portable/cpu/util/slice_util.cpp";
+
+// The narrow_copy defect of 2026-12-01 (docs/executorch.md): check_narrow_copy_args
+// (kernels/portable/cpu/util/slice_util.cpp:20-31 at cff6f4dd) accepts a negative
+// dim (tensor_has_dim) and a length >= 0, then calls in.size(dim) with the dim as
+// written: Tensor::size ET_CHECKs it and aborts. So: rank >= 1, -rank <= dim < 0,
+// length >= 0.
+bool narrow_aborts(const Op& op, const ValueInfo& in) {
+  const int64_t r = static_cast<int64_t>(in.sizes.size());
+  return r >= 1 && op.dim < 0 && op.dim >= -r && op.length >= 0;
+}
+
 }  // namespace
 
 std::string process_killing_known_finding(const Case& c, const ProgramInfo& info) {
@@ -68,6 +82,12 @@ std::string process_killing_known_finding(const Case& c, const ProgramInfo& info
       if (src >= 0 && src < static_cast<int>(info.values.size()) && info.values[src].known &&
           squeeze_dims_aborts(op.ints, info.values[src]))
         return kSqueezeDimsAbort;
+    }
+    if (op.kind == OpKind::NarrowCopy && k < info.ops.size() && (info.failing_op < 0 || static_cast<int>(k) <= info.failing_op)) {
+      const int src = info.ops[k].src;
+      if (src >= 0 && src < static_cast<int>(info.values.size()) && info.values[src].known &&
+          narrow_aborts(op, info.values[src]))
+        return kNarrowNegativeDimAbort;
     }
   }
   return {};

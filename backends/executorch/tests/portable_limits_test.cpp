@@ -163,5 +163,22 @@ TEST(ProcessKillers, SqueezeDimsThatExecuTorchRefusesOrRunsAreRun) {
             "");  // not the default dim order: refused first
 }
 
+// narrow_copy with a negative dim: check_narrow_copy_args calls in.size(dim)
+// with it and aborts (found again by the kill matrix's fuzz row, 2026-12-02: the
+// defect was known but not declared a process killer).
+TEST(ProcessKillers, NarrowNegativeDim) {
+  const char* head = "slicefuzz-case 3\ndtype float32\ninput x [2, 3]\n";
+  auto with = [&](const char* rest) { return killer_of_case((std::string(head) + rest).c_str()); };
+  const std::string sig = with("y = narrow_copy(x, dim=-1, start=0, length=3)\noutput y\n");
+  EXPECT_EQ(sig, "SANITIZER:copy:check_narrow_copy_args@kernels/portable/cpu/util/slice_util.cpp");
+  std::ifstream f(std::string(SLICEFUZZ_SOURCE_DIR) +
+                  "/corpus/known/executorch-portable/narrow_copy_check_args_abort_and_overflow.case");
+  std::string first;
+  std::getline(f, first);
+  EXPECT_EQ(first, "# signature: " + sig);
+  EXPECT_EQ(with("y = narrow_copy(x, dim=1, start=0, length=3)\noutput y\n"), "");    // dim as is
+  EXPECT_EQ(with("y = narrow_copy(x, dim=-3, start=0, length=1)\noutput y\n"), "");   // refused
+}
+
 }  // namespace
 }  // namespace slicefuzz
