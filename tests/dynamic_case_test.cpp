@@ -3,6 +3,8 @@
 // enumeration; each execution run as its own static case.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -337,9 +339,10 @@ std::string slurp(const std::filesystem::path& p) {
 }
 
 // The CLI on version 4: run --format-version 4 finds a bound bug and writes the
-// case with its symbols, the Python reproducer as the failing execution's static
-// program; export refuses a case with symbols (exit 2, one line); minimize
-// shrinks one.
+// case with its symbols and a Python reproducer that runs every execution;
+// export writes one (and the gtest), and refuses a Python script for an
+// out-of-process backend, whose protocol carries one static program (exit 2, one
+// line); minimize shrinks one.
 TEST(DynamicCase, TheCliRunsFindsAndRefusesClearly) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(::testing::TempDir()) / "dynamic_cli";
@@ -358,15 +361,24 @@ TEST(DynamicCase, TheCliRunsFindsAndRefusesClearly) {
     const fs::path py = dir / (name.substr(0, name.size() - 9) + ".py");
     ASSERT_TRUE(fs::exists(py)) << py;
     const std::string text = slurp(py);
-    EXPECT_EQ(text.find("#   sym "), std::string::npos) << "the reproducer is one static execution";
-    EXPECT_NE(text.find("execution "), std::string::npos);
+    EXPECT_NE(text.find("#   sym "), std::string::npos) << "the reproducer holds the case with its symbols";
+    EXPECT_NE(text.find("EXECUTION = 'execution 1 ("), std::string::npos) << "every execution in order";
+    EXPECT_NE(text.find("EXECUTION = 'execution 2 ("), std::string::npos);
   }
   EXPECT_GE(cases, 1);
   const fs::path kv = dir / "kv.case";
   std::ofstream(kv) << kKv;
   const std::string exported = cli("export --python " + kv.string(), status);
-  EXPECT_EQ(WEXITSTATUS(status), 2) << exported;
-  EXPECT_NE(exported.find("not implemented yet"), std::string::npos) << exported;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << exported;
+  EXPECT_NE(exported.find("problems += ['%s: %s' % (EXECUTION, p) for p in replay()]"), std::string::npos)
+      << "each execution replays the rewrite";
+  const std::string gtest = cli("export --gtest " + kv.string(), status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << gtest;
+  EXPECT_NE(gtest.find("//   2: S="), std::string::npos) << gtest;
+  const std::string refused = cli("export --python " + kv.string() + " --backend torch-fx-reinplace", status);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << refused;
+  EXPECT_NE(refused.find("has symbols (version 4)"), std::string::npos) << refused;
+  EXPECT_EQ(std::count(refused.begin(), refused.end(), '\n'), 1) << refused;
   // minimize: a passing case has nothing to shrink (exit 1, nothing written); a
   // failing one shrinks and keeps what makes it fail below the bound.
   const std::string passing = cli("minimize " + kv.string() + " -o " + (dir / "m.case").string(), status);

@@ -9,8 +9,10 @@
 #include <sstream>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "backends/backend.h"
+#include "harness/run/plan_codec.h"
 #include "harness/run/runner.h"
 #include "generators/mutator.h"
 #include "harness/triage/minimizer.h"
@@ -216,6 +218,39 @@ TEST(DynamicRewrite, DynamicMutatorsKeepCasesWellFormed) {
       }
     EXPECT_GT(applied, 5) << name;
   }
+}
+
+// The plans travel from a worker to explain and export as text: a constant's
+// placement must arrive a constant (its offset is in the program's bytes, not the
+// arena's), or the reproducer puts it over the arena's tensors.
+TEST(DynamicRewrite, PlansKeepEveryPlacementFieldThroughTheirText) {
+  const Backend* reference = find_backend("reference");
+  ASSERT_NE(reference, nullptr);
+  const ParseResult p = parsed(
+      "slicefuzz-case 4\ndtype float32\nsym S in [1, 4]\ninput x [S, 3]\nconst w [4, 3]\n"
+      "a = slice_copy(w, dim=0, start=1, end=3, step=1)\nb = clone(x)\nc = clone(a)\n"
+      "output b, c\nrun S=4\nrun S=1\n");
+  ASSERT_TRUE(p.ok) << p.error;
+  PlansForExplain made;
+  made.rewrite = reference->pass(p.c, p.info, {});
+  made.plan = reference->planner(p.c, p.info, made.rewrite);
+  made.copy_plan = reference->planner(p.c, p.info, copy_only_plan(p.c, p.info));
+  int constants = 0;
+  for (const TensorPlacement& t : made.plan.tensors) constants += t.constant;
+  ASSERT_GE(constants, 2) << "w and its alias a are the program's bytes";
+  PlansForExplain back;
+  ASSERT_TRUE(decode_plans(encode_plans(made), back));
+  ASSERT_EQ(back.plan.tensors.size(), made.plan.tensors.size());
+  for (size_t k = 0; k < made.plan.tensors.size(); ++k) {
+    const TensorPlacement &a = made.plan.tensors[k], &b = back.plan.tensors[k];
+    EXPECT_EQ(std::tie(a.value, a.root, a.offset, a.nbytes, a.first_step, a.last_step, a.own_last_step,
+                       a.constant),
+              std::tie(b.value, b.root, b.offset, b.nbytes, b.first_step, b.last_step, b.own_last_step,
+                       b.constant))
+        << "placement " << k;
+  }
+  EXPECT_EQ(back.plan.arena_bytes, made.plan.arena_bytes);
+  EXPECT_EQ(back.rewrite.root, made.rewrite.root);
 }
 
 }  // namespace

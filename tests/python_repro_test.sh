@@ -68,5 +68,18 @@ for c in rewrite_slice_mutated_add rewrite_output_slice rewrite_step_gaps_blocke
          rewrite_wrong_stride_offset design_example rewrite_kv_cache_update; do
   expect reference "corpus/seeds/$c.case" 0 "not reproduced"
 done
+# Version 4: the script runs every execution; the rewrite decided once and planned
+# at the bounds is replayed at each execution's sizes, each alias where that
+# execution put it. A planned offset right at the bound, wrong below it:
+expect faulty-planned-offset-at-bound corpus/regression/slice_of_dim0_below_a_dynamic_inner_dim.case 1 "execution 2 (S=2): op 0 \`a = slice_copy(x, dim=0, start=2, end=4, step=1)\`: the et_slice alias 'a' = as_strided('x', [2, 2], [2, 1], +10) covers elements [10, 11, 12, 13] of its root 'x', but slice_copy reads elements [4, 5, 6, 7]"
+# et_view keeping its planned sizes below the bound (the alias's executed bytes).
+expect faulty-view-bound-sizes corpus/regression/view_below_the_bound.case 1 "et_view made the alias 'v' 96 bytes long, but the view it stands for is 48 bytes"
+# A constant planned in the arena (the script lays constants out past the arena).
+expect faulty-constant-in-arena corpus/regression/planned_alias_of_a_constant.case 1 "constant 'w' is planned in the arena at byte 48"
+for c in seeds/dynamic/rope_constant_at_runtime_position seeds/dynamic/kv_cache_read_at_live_length \
+         seeds/dynamic/method_at_the_bound_then_below_then_one regression/planned_alias_of_a_constant \
+         regression/alias_grows_after_a_smaller_execution; do
+  expect reference "corpus/$c.case" 0 "not reproduced"
+done
 [ "$failures" = 0 ] || { echo "$failures failures"; exit 1; }
 echo "all python reproducers behave"

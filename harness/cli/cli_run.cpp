@@ -89,30 +89,37 @@ void save_finding(const std::string& dir, const std::string& slug, const Case& c
                         std::string(finding_kind_name(t.finding.kind)) + ": " + t.finding.message +
                         "\n" + print_case(t.small),
                     error);
-  // The Python reproducers replay one static program: for a case with symbols
-  // (version 4), the execution the finding belongs to, as its static case (the
-  // gtest reproducer runs every execution through the harness).
-  Case one = t.small;
-  if (t.small.is_dynamic()) {
-    const size_t k = t.finding.execution >= 0 ? static_cast<size_t>(t.finding.execution) : 0;
-    if (k >= t.small.runs.size() || !concretise(t.small, t.small.runs[k].values, one, error)) one = Case{};
-  }
-  const bool python = !one.ops.empty() || !t.small.is_dynamic();
+  // An out-of-process backend's script replays one static program: for a case
+  // with symbols (version 4), the execution the finding belongs to, as its
+  // static case. In process, the script runs every execution (export_python_dynamic).
   if (common.backend->out_of_process()) {  // no rewrite to replay: eager vs the worker's transform
-    if (python && exportable_worker(*common.backend))
+    Case one = t.small;
+    if (t.small.is_dynamic()) {
+      const size_t k = t.finding.execution >= 0 ? static_cast<size_t>(t.finding.execution) : 0;
+      if (k >= t.small.runs.size() || !concretise(t.small, t.small.runs[k].values, one, error)) one = Case{};
+    }
+    if ((!t.small.is_dynamic() || !one.ops.empty()) && exportable_worker(*common.backend))
       write_file_atomic(base + ".py",
                         export_python_worker(one, parse_case(print_case(one)).info, t.finding,
                                              *common.backend),
                         error);
     return;
   }
-  RewriteReplay replay;
-  const bool have_replay =
-      python && collect_rewrite_replay(one, *common.backend, common.options, common.isolation, replay);
-  if (python)
+  if (t.small.is_dynamic()) {
+    std::vector<RewriteReplay> replays;
+    const bool have = collect_dynamic_rewrite_replay(t.small, *common.backend, common.options,
+                                                     common.isolation, replays);
     write_file_atomic(base + ".py",
-                      export_python(one, t.finding, common.backend->name, have_replay ? &replay : nullptr),
+                      export_python_dynamic(t.small, t.finding, common.backend->name,
+                                            have ? &replays : nullptr, common.options.byte_budget),
                       error);
+  } else {
+    RewriteReplay replay;
+    const bool have = collect_rewrite_replay(t.small, *common.backend, common.options, common.isolation, replay);
+    write_file_atomic(base + ".py",
+                      export_python(t.small, t.finding, common.backend->name, have ? &replay : nullptr),
+                      error);
+  }
   write_file_atomic(base + "_test.cpp",
                     export_gtest(t.small, t.finding, common.backend->name, slug), error);
 }

@@ -105,11 +105,12 @@ int cli_export(int argc, char** argv) {
   const std::string file = args.positional()[0];
   Case c;
   if (!load_case(file, common.options.byte_budget, c, "export")) return 2;
-  if (c.is_dynamic() || c.has_constants()) {
-    std::fprintf(stderr,
-                 "slicefuzz export: %s has symbols or constants (version 4); exporting their "
-                 "executions is not implemented yet (issue 23)\n",
-                 file.c_str());
+  if (python && c.is_dynamic() && common.backend->out_of_process()) {
+    // The protocol carries one static program: no execution schedule to replay.
+    std::fprintf(stderr, "slicefuzz export: %s has symbols (version 4) and backend %s is out of "
+                 "process: its script needs one static program; export one execution (`slicefuzz "
+                 "minimize` keeps the failing one alone when it can) or use --gtest\n",
+                 file.c_str(), common.backend->name.c_str());
     return 2;
   }
   CaseSummary finding = run_isolated(c, common);
@@ -126,8 +127,12 @@ int cli_export(int argc, char** argv) {
   // out-of-process backend has none: its script rebuilds the backend's transform.
   const Backend& backend = *common.backend;
   RewriteReplay replay;
-  const bool have_replay = python && !backend.out_of_process() &&
-                           collect_rewrite_replay(c, backend, common.options, common.isolation, replay);
+  std::vector<RewriteReplay> replays;  // version 4: one per execution that runs
+  const bool dynamic = c.is_dynamic();
+  const bool have_replay =
+      python && !backend.out_of_process() &&
+      (dynamic ? collect_dynamic_rewrite_replay(c, backend, common.options, common.isolation, replays)
+               : collect_rewrite_replay(c, backend, common.options, common.isolation, replay));
   if (python && backend.out_of_process() && !exportable_worker(backend)) {
     std::fprintf(stderr, "slicefuzz export: backend %s is a user worker; its transform cannot be "
                  "rebuilt without it (the script exports the torch.fx backends only)\n",
@@ -138,6 +143,9 @@ int cli_export(int argc, char** argv) {
       python && backend.out_of_process()
           ? export_python_worker(c, parse_case(print_case(c), file, common.options.byte_budget).info,
                                  finding, backend)
+      : python && dynamic
+          ? export_python_dynamic(c, finding, backend.name, have_replay ? &replays : nullptr,
+                                  common.options.byte_budget)
       : python ? export_python(c, finding, backend.name, have_replay ? &replay : nullptr)
                : export_gtest(c, finding, backend.name, stem);
   if (auto out = args.get("-o")) {

@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <vector>
 
+#include "harness/run/runner.h"
+#include "oracles/dynamic_analysis.h"
 #include "oracles/values.h"
 #include "program/arena_executor.h"
 #include "vocab/case_format.h"
+#include "vocab/concretise.h"
 
 namespace slicefuzz {
 
@@ -39,6 +42,30 @@ using export_text::comment_block;
 using export_text::finding_line;
 
 namespace {
+
+// A worker's "[EXECUTION] VALUE DELTA NBYTES" lines (the execution column for a
+// case with symbols) into each execution's replay: where each alias went.
+void decode_alias_lines(const std::string& text, size_t values, bool with_execution,
+                        std::vector<RewriteReplay>& out) {
+  for (RewriteReplay& r : out) {
+    r.executed_delta.assign(values, 0);
+    r.executed.assign(values, false);
+    r.executed_nbytes.assign(values, -1);
+  }
+  size_t pos = 0;
+  while (pos < text.size()) {
+    long long f[5] = {0, -1, 0, -1, -1};  // execution, value, delta, nbytes (and room for a shift)
+    long long* at = with_execution ? f : f + 1;
+    const int want = with_execution ? 4 : 3;
+    if (std::sscanf(text.c_str() + pos, "%lld %lld %lld %lld", &at[0], &at[1], &at[2], &at[3]) >= want - 1 &&
+        f[0] >= 0 && static_cast<size_t>(f[0]) < out.size() && f[1] >= 0 && static_cast<size_t>(f[1]) < values) {
+      RewriteReplay& r = out[f[0]];
+      r.executed_delta[f[1]] = f[2], r.executed[f[1]] = true, r.executed_nbytes[f[1]] = f[3];
+    }
+    const size_t nl = text.find('\n', pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+  }
+}
 
 // Tensor metadata of a value's own layout (sizes, dim order, dtype); no data.
 Tensor meta_of(const ValueInfo& v) {
@@ -77,7 +104,8 @@ std::string alias_prims_called_directly(const Case& c, const ProgramInfo& info,
     if (!ctx.ok()) continue;
     const int64_t src_delta = rw.is_alias(oi.src) ? delta[oi.src] : 0;
     delta[oi.result] = src_delta + (static_cast<const uint8_t*>(out.data) - buffer.data());
-    text += std::to_string(oi.result) + " " + std::to_string(delta[oi.result]) + "\n";
+    text += std::to_string(oi.result) + " " + std::to_string(delta[oi.result]) + " " +
+            std::to_string(out.nbytes()) + "\n";
   }
   return text;
 }
@@ -104,17 +132,11 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
   std::string direct;  // job 2's answer
   bool executed = false;
   auto decode_deltas = [&](const std::string& text) {
-    out.executed_delta.assign(n, 0);
-    out.executed.assign(n, false);
-    size_t pos = 0;
-    while (pos < text.size()) {
-      long long v = -1, d = 0;
-      if (std::sscanf(text.c_str() + pos, "%lld %lld", &v, &d) == 2 && v >= 0 &&
-          static_cast<size_t>(v) < n)
-        out.executed_delta[v] = d, out.executed[v] = true;
-      const size_t nl = text.find('\n', pos);
-      pos = nl == std::string::npos ? text.size() : nl + 1;
-    }
+    std::vector<RewriteReplay> one(1);
+    decode_alias_lines(text, n, false, one);
+    out.executed_delta = std::move(one[0].executed_delta);
+    out.executed = std::move(one[0].executed);
+    out.executed_nbytes = std::move(one[0].executed_nbytes);
   };
   run_jobs(
       mode == AliasMode::RuntimeOp ? 3 : 2,
@@ -131,7 +153,8 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
                                                 made.rewrite, made.plan, backend.kernels, mode);
         std::string text;
         for (const AliasRecord& a : rw.aliases)
-          text += std::to_string(a.value) + " " + std::to_string(a.delta_bytes) + "\n";
+          text += std::to_string(a.value) + " " + std::to_string(a.delta_bytes) + " " +
+                  std::to_string(a.nbytes) + "\n";
         return text;
       },
       nullptr,
@@ -152,6 +175,87 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
     out.called_directly = true;
   }
   return have_plans;
+}
+
+bool collect_dynamic_rewrite_replay(const Case& c, const Backend& backend, const RunOptions& options,
+                                    const IsolationOptions& isolation, std::vector<RewriteReplay>& out) {
+  out.clear();
+  // The judge's analysis runs here (each execution's static case and the
+  // bounds); the pass, the planners and the method only in the workers.
+  DynamicInfo dynamic;
+  ProgramInfo first;
+  DynamicError err;
+  if (backend.out_of_process() || !analyze_dynamic(c, options.byte_budget, dynamic, first, err)) return false;
+  std::vector<const ExecutionInfo*> running;
+  for (const ExecutionInfo& e : dynamic.runs)
+    if (e.in_range) running.push_back(&e);
+  if (running.empty()) return false;
+  const AliasMode mode =
+      backend.alias_mode == AliasMode::Planned ? AliasMode::Planned : AliasMode::RuntimeOp;
+  const size_t n = running.front()->info.values.size();
+  PlansForExplain plans;
+  bool have_plans = false, executed = false;
+  std::string direct;
+  out.assign(running.size(), RewriteReplay{});
+  // As collect_rewrite_replay: job 0 asks for the plans, job 1 runs the method
+  // over every execution in order (run_executions' way: one method, its values
+  // kept, each execution twice), job 2 (runtime-op mode) calls the alias prim
+  // ops directly at each execution's sizes, for when job 1 dies.
+  run_jobs(
+      mode == AliasMode::RuntimeOp ? 3 : 2,
+      [&](size_t job, const std::string&) {
+        const ScheduledRewrite s = decide_rewrite_for_executions(c, running, dynamic, backend);
+        if (job == 0) {
+          PlansForExplain made;
+          made.rewrite = s.rewrite;
+          made.plan = s.plan;
+          made.copy_plan = s.copy_plan;
+          return encode_plans(made);
+        }
+        std::string text;
+        if (job == 2) {
+          for (size_t k = 0; k < running.size(); ++k) {
+            const std::string lines = alias_prims_called_directly(running[k]->c, running[k]->info, s.rewrite, backend);
+            for (size_t b = 0; b < lines.size();) {
+              const size_t e = lines.find('\n', b);
+              text += std::to_string(k) + " " + lines.substr(b, e - b) + "\n";
+              b = e == std::string::npos ? lines.size() : e + 1;
+            }
+          }
+          return text;
+        }
+        RewriteMethod method(s.bound_info, s.rewrite, s.plan, backend.kernels, mode, &dynamic.bound_sizes);
+        for (size_t k = 0; k < running.size(); ++k) {
+          const RewritePathResult r =
+              method.execute_twice(running[k]->c, running[k]->info, make_input_values(running[k]->info));
+          for (const AliasRecord& a : r.aliases)
+            text += std::to_string(k) + " " + std::to_string(a.value) + " " +
+                    std::to_string(a.delta_bytes) + " " + std::to_string(a.nbytes) + "\n";
+        }
+        return text;
+      },
+      nullptr,
+      [&](size_t job, const JobOutcome& o) {
+        if (o.status != JobOutcome::Status::Ok) return job != 0;
+        if (job == 0) return have_plans = decode_plans(o.text, plans);
+        if (job == 2) {
+          direct = o.text;
+          return true;
+        }
+        executed = true;
+        decode_alias_lines(o.text, n, true, out);
+        return true;
+      },
+      isolation);
+  if (!have_plans) return false;
+  if (!executed && !direct.empty()) decode_alias_lines(direct, n, true, out);
+  for (RewriteReplay& r : out) {
+    r.plans = plans;
+    r.never_grows_arena = backend.never_grows_arena;
+    r.called_directly = !executed && !direct.empty();
+    if (!executed && direct.empty()) r.executed.clear(), r.executed_delta.clear(), r.executed_nbytes.clear();
+  }
+  return true;
 }
 
 namespace {
@@ -214,6 +318,12 @@ std::string export_gtest(const Case& c, const CaseSummary& f, const std::string&
   s += "// " + name + "_test.cpp; ci/test.sh builds every tests/*_test.cpp and runs it.\n";
   s += "// The test fails while the finding reproduces.\n";
   if (c.min_version() >= 2) s += kernel_terms(c);  // version-1 reproducers keep their text
+  if (c.is_dynamic()) {
+    s += "// Executions, in order (each the case at its symbols' values; the rewrite is\n"
+         "// decided once for them all and planned at the bounds, docs/design.md section 8):\n";
+    for (size_t k = 0; k < c.runs.size(); ++k)
+      s += "//   " + std::to_string(k + 1) + ": " + describe_execution(c, c.runs[k].values) + "\n";
+  }
   s += "#include <gtest/gtest.h>\n\n#include <string>\n\n";
   s += "#include \"backends/backend.h\"\n#include \"harness/run/runner.h\"\n";
   s += "#include \"vocab/case_format.h\"\n\n";

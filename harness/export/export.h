@@ -27,6 +27,9 @@ struct RewriteReplay {
   // Empty when the rewrite path could not be executed; the pass's deltas are used.
   std::vector<int64_t> executed_delta;
   std::vector<bool> executed;
+  // Per value: the bytes the alias covers as executed (its sizes as its alias prim
+  // op set them; et_view keeping its planned sizes shows here), -1 where unknown.
+  std::vector<int64_t> executed_nbytes;
   // The rewrite path died before its end: executed_delta comes from calling each
   // alias prim op directly (runtime-op mode), not from the run.
   bool called_directly = false;
@@ -39,9 +42,23 @@ struct RewriteReplay {
 bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOptions& options,
                             const IsolationOptions& isolation, RewriteReplay& out);
 
+// Version 4 (a case with symbols): one replay per execution that runs (within
+// its symbols' ranges), in order. Every one holds the plans the backend made once
+// for them all (run_executions' ScheduledRewrite: decided over the executions,
+// planned at the bounds) and where each alias went at that execution, executed
+// by one method in order as run_executions does. False when the pass or the
+// planner killed its worker, or no execution runs.
+bool collect_dynamic_rewrite_replay(const Case& c, const Backend& backend, const RunOptions& options,
+                                    const IsolationOptions& isolation, std::vector<RewriteReplay>& out);
+
 // `replay` may be null: the script then only prints the expected values.
 std::string export_python(const Case& c, const CaseSummary& finding, const std::string& backend,
                           const RewriteReplay* replay = nullptr);
+// Version 4: every execution in order, each with copy semantics and (given
+// `replays`, one per execution that runs) its replay of the rewrite planned at
+// the bounds; exits 1 while any execution's replay differs.
+std::string export_python_dynamic(const Case& c, const CaseSummary& finding, const std::string& backend,
+                                  const std::vector<RewriteReplay>* replays, int64_t byte_budget);
 std::string export_gtest(const Case& c, const CaseSummary& finding, const std::string& backend,
                          const std::string& test_name);
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "harness/export/export.h"
+#include "harness/export/export_python_parts.h"
 #include "harness/export/export_python_text.h"
 #include "oracles/values.h"
 #include "vocab/case_format.h"
@@ -188,8 +189,21 @@ std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteR
                           bool layouts) {
   const RewritePlan& rw = r.plans.rewrite;
   const MemoryPlan& plan = r.plans.plan;
+  // A constant's placement is in the program's own bytes (its offset is from
+  // its constant root): the script lays the constants out past the arena.
+  std::map<int, int64_t> constant_base;
+  int64_t constant_bytes = 0;
+  const int64_t arena_end = (plan.arena_bytes + 63) / 64 * 64;
+  for (const TensorPlacement& t : plan.tensors)
+    if (t.constant && t.value == t.root && !constant_base.count(t.root)) {
+      constant_base[t.root] = arena_end + constant_bytes;
+      constant_bytes += (t.nbytes + 63) / 64 * 64;
+    }
+  auto script_offset = [&](const TensorPlacement& t) {
+    return t.constant && constant_base.count(t.root) ? constant_base[t.root] + t.offset : t.offset;
+  };
   std::map<int, int64_t> offset_of;
-  for (const TensorPlacement& t : plan.tensors) offset_of[t.value] = t.offset;
+  for (const TensorPlacement& t : plan.tensors) offset_of[t.value] = script_offset(t);
   std::string s = "\n# The rewrite the backend's pass and planner made (asked by slicefuzz export).\n";
   if (layouts) s += "# An op: (kind, value it defines or mutates, source, arguments, result dim order)\n";
   s += "OPS = [\n";
@@ -206,7 +220,7 @@ std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteR
     if (t.value < 0 || static_cast<size_t>(t.value) >= info.values.size() ||
         t.root < 0 || static_cast<size_t>(t.root) >= info.values.size())
       continue;
-    int64_t offset = t.offset;
+    int64_t offset = script_offset(t);
     std::string note;
     if (rw.is_alias(t.value)) {
       const std::string prim = alias_prim_of(c, info, t.value);
@@ -222,7 +236,9 @@ std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteR
     }
     s += "    " + py_str(info.values[t.value].name) + ": (" + py_str(info.values[t.root].name) +
          ", " + std::to_string(offset) + ", " + std::to_string(t.nbytes) + ", " +
-         std::to_string(t.first_step) + ", " + std::to_string(t.last_step) + ")," + note + "\n";
+         std::to_string(t.first_step) + ", " + std::to_string(t.last_step) + ")," + note +
+         (t.constant && t.value == t.root ? "  # a constant: the program's bytes, past the arena" : "") +
+         "\n";
   }
   if (layouts)
     s += "}\nALIASED = {" + aliased + "}  # values the pass made aliases: their alias prim op\n";
@@ -230,6 +246,20 @@ std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteR
     s += "}\nALIASED = " + (aliased.empty() ? std::string("set()") : "{" + aliased + "}") +
          "  # values the pass made et_slice aliases\n";
   s += "ARENA_BYTES = " + std::to_string(plan.arena_bytes) + "\n";
+  if (layouts) {
+    // The bytes past ARENA_BYTES the constants take (from the arena's aligned end).
+    s += "CONSTANT_BYTES = " + std::to_string(constant_bytes ? arena_end - plan.arena_bytes + constant_bytes : 0) + "\n";
+    s += "CONSTANTS = [";
+    for (const InputDecl& in : c.inputs)
+      if (in.constant) s += py_str(in.name) + ", ";
+    s += "]  # the program's constants: never planned in the arena\n";
+    s += "# alias: the bytes it covered as executed (its sizes as its alias prim op set them)\n";
+    s += "EXECUTED_NBYTES = {";
+    for (size_t v = 0; v < r.executed_nbytes.size() && v < info.values.size(); ++v)
+      if (rw.is_alias(static_cast<int>(v)) && r.executed_nbytes[v] >= 0)
+        s += py_str(info.values[v].name) + ": " + std::to_string(r.executed_nbytes[v]) + ", ";
+    s += "}\n";
+  }
   s += "COPY_ONLY_ARENA_BYTES = " + std::to_string(r.plans.copy_plan.arena_bytes) + "\n";
   s += std::string("NEVER_GROWS_ARENA = ") + (r.never_grows_arena ? "True" : "False") + "\n";
   if (r.executed.empty())
@@ -242,22 +272,16 @@ std::string replay_tables(const Case& c, const ProgramInfo& info, const RewriteR
 
 }  // namespace
 
-std::string export_python(const Case& c, const CaseSummary& f, const std::string& backend,
-                          const RewriteReplay* replay) {
-  ParseResult parsed = parse_case(print_case(c), "export");
-  if (!parsed.ok) replay = nullptr;  // no value table to name the plan's tensors
-  // Values in layouts of their own (or eager views): the per-value-layout form.
-  const bool layouts = c.min_version() >= 2;
-  // Eager programs run copy semantics nowhere in the system under test (their
-  // backends are out of process or refuse them): nothing to replay.
-  if (c.has_eager_ops()) replay = nullptr;
+namespace export_python_parts {
+
+std::string script_intro(const Case& c, const CaseSummary& f, const std::string& backend, bool replay,
+                         const std::string& what) {
   std::string s = "#!/usr/bin/python3\n";
   // Debian's interpreter by absolute path: another python3 first on PATH has no
   // torch (DESIGN section 7).
   s += "# slicefuzz reproducer. Run with Debian's python3-torch (torch 1.13):\n";
   s += "#   /usr/bin/python3 THIS_FILE\n";
-  s += "# It rebuilds the case in PyTorch with copy semantics and prints what every\n";
-  s += "# output must be.";
+  s += what;
   if (replay)
     s += " Then it replays the rewrite the backend made with torch views\n"
          "# (as_strided over one arena storage, aliases at their root's offset + delta) and\n"
@@ -265,7 +289,11 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
   s += "\n# The system under test (backend '" + backend + "') reported:\n";
   s += comment_block(finding_line(f), "#   ");
   s += "# The case:\n" + comment_block(print_case(c), "#   ") + "\n";
-  s += text::kHead;
+  return s;
+}
+
+std::string op_functions(bool layouts) {
+  std::string s = text::kHead;
   if (layouts) {
     s += text::kLayoutOps;
     s += text::kInPlaceOps;
@@ -276,20 +304,14 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
     s += text::kInPlaceOps;
     s += text::kCloneV1;
   }
+  return s;
+}
+
+std::string copy_semantics(const Case& c, const ProgramInfo* info, bool layouts, const std::string& label) {
+  std::string s;
   if (layouts) {
-    s += inputs_table(c, parsed.ok ? &parsed.info : nullptr);
-    s += "FINDING = " + std::string("'''") + finding_line(f) + "'''\n\n";
+    s += inputs_table(c, info);
     for (const InputDecl& in : c.inputs) s += py(in.name) + " = make_input(*INPUTS[" + py_str(in.name) + "])\n";
-  } else {  // version 1: one input in the case's dtype
-    const InputDecl& x = c.inputs[0];
-    s += "DTYPE = torch." + std::string(scalar_type_name(c.dtype)) + "\n";
-    s += "SIZES = " + py_list(x.sizes) + "\n";
-    std::vector<int64_t> order;
-    for (int d : x.effective_dim_order()) order.push_back(d);
-    s += "DIM_ORDER = " + py_list(order) + "\n";
-    s += "FINDING = " + std::string("'''") + finding_line(f) + "'''\n\n";
-    s += py(x.name) + " = empty_with_dim_order(SIZES, DIM_ORDER, DTYPE)\n";
-    s += py(x.name) + ".copy_(fill(" + py(x.name) + ".numel(), DTYPE).reshape(SIZES))\n";
   }
   s += "ops = [\n";
   for (size_t i = 0; i < c.ops.size(); ++i)
@@ -300,7 +322,7 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
     const Op& op = c.ops[i];
     s += "    step = " + std::to_string(i) + "\n    ";
     if (layouts) {
-      s += py_layout_call(op, parsed.ok ? &parsed.info : nullptr, static_cast<int>(i)) + "\n";
+      s += py_layout_call(op, info, static_cast<int>(i)) + "\n";
       continue;
     }
     switch (op.kind) {
@@ -315,20 +337,25 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
     }
   }
   if (c.ops.empty()) s += "    pass\n";
+  const std::string prefix = label.empty() ? "" : label + ": ";
   s += "except Exception as e:  # the op must fail in every path\n";
-  s += "    print('expected: op %d `%s` raises: %s' % (step, ops[step], str(e).splitlines()[0]))\n";
+  s += "    print('" + prefix + "expected: op %d `%s` raises: %s' % (step, ops[step], str(e).splitlines()[0]))\n";
   s += "    raised = True\n\n";
   s += "torch.set_printoptions(precision=10, threshold=10000)\n";
   s += "if not raised:\n";
   for (const std::string& o : c.outputs)
-    s += "    print('expected " + o + ":', list(" + py(o) + ".shape), " + py(o) +
+    s += "    print('" + prefix + "expected " + o + ":', list(" + py(o) + ".shape), " + py(o) +
          ".contiguous().flatten().tolist())\n";
   if (c.outputs.empty()) s += "    pass\n";
-  if (!replay) {
-    s += "print('slicefuzz finding:', FINDING)\n";
-    return s;
-  }
-  s += replay_tables(c, parsed.info, *replay, layouts);
+  return s;
+}
+
+std::string replay_tables_for(const Case& c, const ProgramInfo& info, const RewriteReplay& r, bool layouts) {
+  return replay_tables(c, info, r, layouts);
+}
+
+std::string replay_functions(bool layouts) {
+  std::string s;
   if (layouts) {
     s += text::kCanonicalStrides;
     s += text::kFirstDifference;
@@ -346,8 +373,50 @@ std::string export_python(const Case& c, const CaseSummary& f, const std::string
     s += text::kReplayStepChecks;
     s += text::kReplayOutputsV1;
   }
-  s += text::kReplayArenaCheck;
-  s += text::kReplayEnd;
+  return s + text::kReplayArenaCheck;
+}
+
+}  // namespace export_python_parts
+
+namespace parts = export_python_parts;
+
+std::string export_python(const Case& c, const CaseSummary& f, const std::string& backend,
+                          const RewriteReplay* replay) {
+  ParseResult parsed = parse_case(print_case(c), "export");
+  if (!parsed.ok) replay = nullptr;  // no value table to name the plan's tensors
+  // Values in layouts of their own (or eager views): the per-value-layout form.
+  const bool layouts = c.min_version() >= 2;
+  // Eager programs run copy semantics nowhere in the system under test (their
+  // backends are out of process or refuse them): nothing to replay.
+  if (c.has_eager_ops()) replay = nullptr;
+  std::string s = parts::script_intro(
+      c, f, backend, replay != nullptr,
+      "# It rebuilds the case in PyTorch with copy semantics and prints what every\n"
+      "# output must be.");
+  s += parts::op_functions(layouts);
+  const ProgramInfo* info = parsed.ok ? &parsed.info : nullptr;
+  if (!layouts) {  // version 1: one input in the case's dtype
+    const InputDecl& x = c.inputs[0];
+    s += "DTYPE = torch." + std::string(scalar_type_name(c.dtype)) + "\n";
+    s += "SIZES = " + py_list(x.sizes) + "\n";
+    std::vector<int64_t> order;
+    for (int d : x.effective_dim_order()) order.push_back(d);
+    s += "DIM_ORDER = " + py_list(order) + "\n";
+    s += "FINDING = " + std::string("'''") + finding_line(f) + "'''\n\n";
+    s += py(x.name) + " = empty_with_dim_order(SIZES, DIM_ORDER, DTYPE)\n";
+    s += py(x.name) + ".copy_(fill(" + py(x.name) + ".numel(), DTYPE).reshape(SIZES))\n";
+  } else {
+    s += "FINDING = " + std::string("'''") + finding_line(f) + "'''\n";
+  }
+  s += parts::copy_semantics(c, info, layouts, "");
+  if (!replay) {
+    s += "print('slicefuzz finding:', FINDING)\n";
+    return s;
+  }
+  s += replay_tables(c, parsed.info, *replay, layouts);
+  s += parts::replay_functions(layouts);
+  s += "problems = replay()\n";
+  s += text::kReplayVerdict;
   return s;
 }
 

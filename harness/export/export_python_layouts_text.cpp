@@ -197,7 +197,9 @@ extern const char* const kReplay = R"py(def replay():
     at its root's offset plus its delta). Returns the problems found."""
     # The arena's bytes, seen as each dtype its values have (values of several
     # dtypes share it; every offset is a multiple of its value's element size).
-    arena = torch.zeros(8 * max(1, -(-ARENA_BYTES // 8)), dtype=torch.uint8)
+    # Constants (version 4) are the program's bytes, not the arena's: they sit
+    # past its end (CONSTANT_BYTES), where no planned tensor reaches.
+    arena = torch.zeros(8 * max(1, -(-(ARENA_BYTES + CONSTANT_BYTES) // 8)), dtype=torch.uint8)
     typed, index = {}, {}
     problems, reported = [], set()
 
@@ -250,6 +252,10 @@ extern const char* const kReplay = R"py(def replay():
                         break
                 alias = at(sizes, offset, dim_order, cv[name].dtype)
                 es = alias.element_size()
+                if name in EXECUTED_NBYTES and EXECUTED_NBYTES[name] != alias.numel() * es:
+                    problems.append('%s: %s made the alias %r %d bytes long, but the view it stands '
+                                    'for is %d bytes (sizes %s)' % (where, prim, name, EXECUTED_NBYTES[name],
+                                                                   alias.numel() * es, sizes))
                 view = reads(kind, rv[src], args)
                 if alias.numel() > 0 and elements(alias, root) != elements(view, root):
                     problems.append('%s: the %s alias %r = as_strided(%r, %s, %s, +%d) covers '
@@ -268,7 +274,13 @@ extern const char* const kReplay = R"py(def replay():
 )py";
 
 // replay, per-value layouts: the outputs (every alias prim op named)
-extern const char* const kReplayOutputs = R"py(    for name in OUTPUTS:
+extern const char* const kReplayOutputs = R"py(    for name in CONSTANTS:
+        if name in PLACEMENT and PLACEMENT[name][1] < ARENA_BYTES:
+            problems.append('constant %r is planned in the arena at byte %d: a constant\'s bytes are '
+                            'the program\'s, never the arena\'s (what the program loads is not '
+                            'there, and an alias of it planned there reads arena memory)'
+                            % (name, PLACEMENT[name][1]))
+    for name in OUTPUTS:
         if completed:
             d = first_difference(rv[name], cv[name])
             if d is not None and name not in reported:

@@ -265,9 +265,8 @@ extern const char* const kReplayArenaCheck = R"py(    print('arena: %d bytes wit
 
 )py";
 
-// replay: the verdict (both forms)
-extern const char* const kReplayEnd = R"py(problems = replay()
-print('slicefuzz finding:', FINDING)
+// replay: the verdict over `problems` (both forms; a case with symbols: every execution's)
+extern const char* const kReplayVerdict = R"py(print('slicefuzz finding:', FINDING)
 if problems:
     print('REPRODUCED: the rewrite replayed with torch views differs from copy semantics:')
     for p in problems:

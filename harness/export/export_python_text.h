@@ -6,10 +6,12 @@
 // (the judge's layouts, oracles/judge_layouts.h) and the replay handles every
 // alias prim op. Version 1: kHead kSliceCopyV1 kInPlaceOps kCloneV1, then the
 // replay kCanonicalStridesV1 kFirstDifference kRunCopyV1 kPoison kReplayV1
-// kReplayStepChecks kReplayOutputsV1 kReplayArenaCheck kReplayEnd. Per-value
+// kReplayStepChecks kReplayOutputsV1 kReplayArenaCheck, `problems = replay()`, kReplayVerdict. Per-value
 // layouts: kHead kLayoutOps kInPlaceOps kCloneAndEagerOps, then kCanonicalStrides
 // kFirstDifference kRunCopy kPoison kReplay kReplayStepChecks kReplayOutputs
-// kReplayArenaCheck kReplayEnd.
+// kReplayArenaCheck, then `problems = replay()` and kReplayVerdict. A case with
+// symbols (version 4, export_python_dynamic.cpp) gets the per-value-layout form
+// with one copy-semantics block and one replay() call per execution.
 #pragma once
 
 namespace slicefuzz::export_python_text {
@@ -25,7 +27,7 @@ extern const char* const kReplayV1;  // replay, version 1: the lockstep loop's o
 extern const char* const kReplayStepChecks;  // replay: after each op, poison what the plan frees, check what it keeps (both forms)
 extern const char* const kReplayOutputsV1;  // replay, version 1: the outputs' checks
 extern const char* const kReplayArenaCheck;  // replay: the arena-growth promise, return (both forms)
-extern const char* const kReplayEnd;  // replay: the verdict (both forms)
+extern const char* const kReplayVerdict;  // replay: the verdict over `problems` (both forms)
 extern const char* const kLayoutOps;  // per-value layouts: make_input, into, every view-copy op with its result's dim order
 extern const char* const kCloneAndEagerOps;  // per-value layouts: copy_ between dtypes, clone(t, dim_order), the eager ops
 extern const char* const kCanonicalStrides;  // replay, per-value layouts: canonical strides in a given dim order

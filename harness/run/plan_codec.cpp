@@ -10,7 +10,7 @@ void encode_memory(std::ostringstream& o, const char* tag, const MemoryPlan& m) 
   o << tag << ' ' << m.arena_bytes << ' ' << m.end_step << ' ' << m.tensors.size() << '\n';
   for (const TensorPlacement& t : m.tensors)
     o << t.value << ' ' << t.root << ' ' << t.offset << ' ' << t.nbytes << ' ' << t.first_step
-      << ' ' << t.last_step << ' ' << t.own_last_step << '\n';
+      << ' ' << t.last_step << ' ' << t.own_last_step << ' ' << t.constant << '\n';
 }
 
 bool decode_memory(std::istringstream& in, const char* tag, MemoryPlan& m) {
@@ -20,7 +20,7 @@ bool decode_memory(std::istringstream& in, const char* tag, MemoryPlan& m) {
   m.tensors.resize(n);
   for (TensorPlacement& t : m.tensors)
     if (!(in >> t.value >> t.root >> t.offset >> t.nbytes >> t.first_step >> t.last_step >>
-          t.own_last_step))
+          t.own_last_step >> t.constant))
       return false;
   return true;
 }

@@ -54,15 +54,11 @@ Finding input_check_finding(const Case& c, const ExecutionInfo& e, const Backend
   return f;
 }
 
-// What is decided once for every execution: the backend's rewrite (its pass at
-// each execution's sizes, combined by its dynamic pass), its plans at the
-// bounds, torch at each execution and the judge's eligibility over them, and
-// one method per alias mode. Lives (unmoved: the methods hold references into
-// it) for the whole case.
-struct Schedule {
-  ProgramInfo bound_info;
-  RewritePlan rewrite;
-  MemoryPlan plan, copy_plan;
+// What is decided once for every execution (ScheduledRewrite), with torch at
+// each execution and the judge's eligibility over them, and one method per
+// alias mode. Lives (unmoved: the methods hold references into it) for the
+// whole case.
+struct Schedule : ScheduledRewrite {
   std::vector<TorchOracleResult> torch;  // per execution that runs, in order
   std::vector<ScheduledVerdict> verdicts;
   std::array<std::unique_ptr<RewriteMethod>, 2> methods;
@@ -87,44 +83,8 @@ ProgramInfo info_at_bounds(const std::vector<const ExecutionInfo*>& running,
 std::unique_ptr<Schedule> plan_schedule(const Case& symbolic, const std::vector<const ExecutionInfo*>& running,
                                         const DynamicInfo& dynamic, const Backend& backend) {
   auto s = std::make_unique<Schedule>();
-  std::vector<const ProgramInfo*> infos;
-  for (const ExecutionInfo* e : running) infos.push_back(&e->info);
+  static_cast<ScheduledRewrite&>(*s) = decide_rewrite_for_executions(symbolic, running, dynamic, backend);
   const bool planned = backend.alias_mode != AliasMode::RuntimeOp;
-  // The pass at each execution's sizes, told which ops stay copies at another's
-  // (a hazard through an alias that is a copy after all is no hazard), until the
-  // copies settle: one more per round, so at most one round per op.
-  std::vector<bool> keep(running.front()->info.ops.size(), false);
-  std::vector<RewriteDecision> why(keep.size());  // the decision that first kept each a copy
-  for (size_t round = 0; round <= keep.size(); ++round) {
-    PassContext ctx;
-    ctx.keep_copies = &keep;
-    ctx.with_symbols = &symbolic;
-    std::vector<RewritePlan> plans;
-    for (const ExecutionInfo* e : running) plans.push_back(backend.pass(e->c, e->info, ctx));
-    s->rewrite = backend.dynamic_pass(infos, plans, planned);
-    // The earliest such op only: a later one may be a copy at some size only
-    // because of this one's alias there (decisions depend on earlier ones).
-    bool more = false;
-    for (const RewriteDecision& d : s->rewrite.decisions) {
-      if (d.alias || d.op < 0 || static_cast<size_t>(d.op) >= keep.size() || keep[d.op]) continue;
-      for (const RewritePlan& p : plans)
-        if (const RewriteDecision* at = p.decision_for_op(d.op); at && at->alias) more = true;
-      if (more) {
-        keep[d.op] = true;
-        why[d.op] = d;
-        break;
-      }
-    }
-    if (!more) break;
-  }
-  // Each copy says why it first became one (not "kept a copy at another size").
-  for (RewriteDecision& d : s->rewrite.decisions)
-    if (!d.alias && d.op >= 0 && static_cast<size_t>(d.op) < keep.size() && keep[d.op])
-      d.rule = why[d.op].rule, d.reason = why[d.op].reason;
-  s->bound_info = info_at_bounds(running, dynamic.bound_sizes);
-  const Case& c = running.front()->c;
-  s->plan = backend.planner(c, s->bound_info, s->rewrite);
-  s->copy_plan = backend.planner(c, s->bound_info, copy_only_plan(c, s->bound_info));
   std::vector<const TorchOracleResult*> torch;
   s->torch.reserve(running.size());
   for (const ExecutionInfo* e : running) s->torch.push_back(run_torch_oracle(e->c, e->info));
@@ -141,6 +101,51 @@ std::unique_ptr<Schedule> plan_schedule(const Case& symbolic, const std::vector<
 }
 
 }  // namespace
+
+ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
+                                               const std::vector<const ExecutionInfo*>& running,
+                                               const DynamicInfo& dynamic, const Backend& backend) {
+  ScheduledRewrite s;
+  std::vector<const ProgramInfo*> infos;
+  for (const ExecutionInfo* e : running) infos.push_back(&e->info);
+  const bool planned = backend.alias_mode != AliasMode::RuntimeOp;
+  // The pass at each execution's sizes, told which ops stay copies at another's
+  // (a hazard through an alias that is a copy after all is no hazard), until the
+  // copies settle: one more per round, so at most one round per op.
+  std::vector<bool> keep(running.front()->info.ops.size(), false);
+  std::vector<RewriteDecision> why(keep.size());  // the decision that first kept each a copy
+  for (size_t round = 0; round <= keep.size(); ++round) {
+    PassContext ctx;
+    ctx.keep_copies = &keep;
+    ctx.with_symbols = &symbolic;
+    std::vector<RewritePlan> plans;
+    for (const ExecutionInfo* e : running) plans.push_back(backend.pass(e->c, e->info, ctx));
+    s.rewrite = backend.dynamic_pass(infos, plans, planned);
+    // The earliest such op only: a later one may be a copy at some size only
+    // because of this one's alias there (decisions depend on earlier ones).
+    bool more = false;
+    for (const RewriteDecision& d : s.rewrite.decisions) {
+      if (d.alias || d.op < 0 || static_cast<size_t>(d.op) >= keep.size() || keep[d.op]) continue;
+      for (const RewritePlan& p : plans)
+        if (const RewriteDecision* at = p.decision_for_op(d.op); at && at->alias) more = true;
+      if (more) {
+        keep[d.op] = true;
+        why[d.op] = d;
+        break;
+      }
+    }
+    if (!more) break;
+  }
+  // Each copy says why it first became one (not "kept a copy at another size").
+  for (RewriteDecision& d : s.rewrite.decisions)
+    if (!d.alias && d.op >= 0 && static_cast<size_t>(d.op) < keep.size() && keep[d.op])
+      d.rule = why[d.op].rule, d.reason = why[d.op].reason;
+  s.bound_info = info_at_bounds(running, dynamic.bound_sizes);
+  const Case& c = running.front()->c;
+  s.plan = backend.planner(c, s.bound_info, s.rewrite);
+  s.copy_plan = backend.planner(c, s.bound_info, copy_only_plan(c, s.bound_info));
+  return s;
+}
 
 CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options) {
   CaseReport report;

@@ -86,4 +86,18 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
 // per alias mode whose values persist from execution to execution.
 CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options);
 
+// Version 4: what the system under test decides once for every execution that
+// runs (`running`, in order): its rewrite (its pass at each execution's sizes,
+// combined by its dynamic pass until the copies settle) and its plans, made on
+// `bound_info` (every value at its bound). run_executions judges it; the
+// reproducers (harness/export) replay it.
+struct ScheduledRewrite {
+  ProgramInfo bound_info;
+  RewritePlan rewrite;
+  MemoryPlan plan, copy_plan;
+};
+ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
+                                               const std::vector<const ExecutionInfo*>& running,
+                                               const DynamicInfo& dynamic, const Backend& backend);
+
 }  // namespace slicefuzz
