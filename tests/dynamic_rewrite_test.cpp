@@ -108,6 +108,10 @@ TEST(DynamicRewrite, EachFaultyBackendIsCaughtBelowTheBound) {
   ASSERT_NE(planned.first_failure(), nullptr);
   EXPECT_EQ(planned.first_failure()->kind, FindingKind::UNSOUND_REWRITE);
   EXPECT_EQ(planned.first_failure()->rule, "offset-moves");
+  // Found while checking execution 1, but its rule breaks at execution 2 (S=2):
+  // the finding says so, as data and in its message.
+  EXPECT_EQ(planned.first_failure()->execution, 1);
+  EXPECT_EQ(planned.first_failure()->message.rfind("execution 2 (S=2): ", 0), 0u) << planned.first_failure()->message;
   const CaseReport strides = run_case(p.c, p.info, *find_backend("faulty-slice-bound-strides"), RunOptions{});
   ASSERT_NE(strides.first_failure(), nullptr);
   EXPECT_EQ(strides.first_failure()->kind, FindingKind::ALIAS_VIOLATION);

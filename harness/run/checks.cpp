@@ -139,15 +139,20 @@ void copy_path(const ExecutionRecord& r, AliasMode, CaseReport& report) {
 void rewrite_decisions(const ExecutionRecord& r, AliasMode, CaseReport& report) {
   const Case& c = r.c;
   std::vector<EligibilityVerdict> verdicts;
+  std::vector<int> breaks_at;  // version 4: per verdict, the running execution where its rule breaks
   if (r.schedule) {  // version 4: judged over every execution (dynamic_eligibility.h)
-    for (const ScheduledVerdict& s : *r.schedule->verdicts) verdicts.push_back(s.verdict);
+    for (const ScheduledVerdict& s : *r.schedule->verdicts) {
+      verdicts.push_back(s.verdict);
+      breaks_at.push_back(s.execution);
+    }
   } else {
     std::vector<int> aliased_ops;
     for (const RewriteDecision& d : r.rewrite->decisions)
       if (d.alias) aliased_ops.push_back(d.op);
     verdicts = judge_eligibility(c, r.info, r.torch->op_views, aliased_ops);
   }
-  for (const EligibilityVerdict& v : verdicts) {
+  for (size_t i = 0; i < verdicts.size(); ++i) {
+    const EligibilityVerdict& v = verdicts[i];
     const RewriteDecision* d = r.rewrite->decision_for_op(v.op);
     const bool aliased = d && d->alias;
     if (aliased && !v.eligible) {
@@ -156,6 +161,9 @@ void rewrite_decisions(const ExecutionRecord& r, AliasMode, CaseReport& report) 
                               " (pass: " + d->reason + ") but it must stay a copy: " + v.reason);
       // The judge's rule, as data: the pass's own words above can never set it.
       f.rule = eligibility_rule_word(v.broken);
+      // The execution where the judge's rule breaks, not the one being checked
+      // (run_executions maps it to the case's run order).
+      if (i < breaks_at.size()) f.execution = breaks_at[i];
       report.findings.push_back(std::move(f));
     } else if (!aliased && v.eligible) {
       Finding f = finding(FindingKind::MISSED_REWRITE, "rewrite", v.op,

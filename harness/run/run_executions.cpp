@@ -188,6 +188,9 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
     report.arena_bytes = schedule->plan.arena_bytes;
     report.copy_arena_bytes = schedule->copy_plan.arena_bytes;
   }
+  std::vector<size_t> run_of_running;  // each running execution's index in the case's runs
+  for (size_t k = 0; k < dynamic.runs.size(); ++k)
+    if (dynamic.runs[k].in_range) run_of_running.push_back(k);
   size_t running_index = 0;
   for (size_t k = 0; k < dynamic.runs.size(); ++k) {
     const ExecutionInfo& e = dynamic.runs[k];
@@ -230,8 +233,13 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
       report.copy_arena_bytes = std::max(report.copy_arena_bytes, one.copy_arena_bytes);
     }
     for (Finding& f : one.findings) {
-      f.execution = static_cast<int>(k);
-      f.message = "execution " + std::to_string(k + 1) + " (" + describe_execution(c, e.values) +
+      // A verdict over the schedule names the running execution where its rule
+      // breaks (checks.cpp, rewrite_decisions); every other finding is this one's.
+      const size_t at = schedule && f.execution >= 0 && static_cast<size_t>(f.execution) < run_of_running.size()
+                            ? run_of_running[f.execution]
+                            : k;
+      f.execution = static_cast<int>(at);
+      f.message = "execution " + std::to_string(at + 1) + " (" + describe_execution(c, dynamic.runs[at].values) +
                   "): " + f.message;
       report.findings.push_back(std::move(f));
     }
