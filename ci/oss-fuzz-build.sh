@@ -8,6 +8,12 @@
 #                                  with RUNPATH $ORIGIN (libtorch and its closure)
 #   fuzz_program_seed_corpus.zip   corpus/seeds + corpus/regression
 #   fuzz_program.dict, fuzz_program.options
+#   fuzz_<backend> (+ .dict, .options, _seed_corpus.zip, _known/): one target per
+#                                  backend over other people's code the build has,
+#                                  the same binary (a hard link) whose name fixes
+#                                  the backend (fuzz_pr21552_rule; with ExecuTorch,
+#                                  fuzz_executorch_portable); _known/ holds the
+#                                  backend's corpus/known/, applied inside the target
 # so $OUT runs on a machine that has nothing but a base system (glibc at least as
 # new as the build's; the script prints the version it needs). ci/oss-fuzz-chroot-test.sh
 # proves it in a fresh Debian 12 minbase root file system.
@@ -40,16 +46,28 @@ cmake -S "$SRC_DIR" -B "$WORK" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" ${SLICEFUZZ_CMAKE_ARGS:-}
 cmake --build "$WORK" --target fuzz_program
 cp "$WORK/fuzz_program" "$OUT/fuzz_program"
-cp "$SRC_DIR/corpus/slicefuzz.dict" "$OUT/fuzz_program.dict"
-rm -f "$OUT/fuzz_program_seed_corpus.zip"
-(cd "$SRC_DIR/corpus" && zip -q -j "$OUT/fuzz_program_seed_corpus.zip" seeds/*.case regression/*.case)
-cat >"$OUT/fuzz_program.options" <<'OPTIONS'
+# The targets: fuzz_program (the reference, slicefuzz's own model; SLICEFUZZ_BACKEND
+# picks another locally) and one per backend over other people's code that this
+# build has. The torch.fx backends need Python and torch at run time, which a bare
+# $OUT does not have: they stay nightly-only (ci/fuzz.sh).
+TARGETS="fuzz_program fuzz_pr21552_rule"
+[ -n "$ET_SRC" ] && TARGETS="$TARGETS fuzz_executorch_portable"
+backend_of() { [ "$1" = fuzz_program ] && echo reference || echo "${1#fuzz_}" | tr _ -; }
+for t in $TARGETS; do
+  cp "$SRC_DIR/corpus/slicefuzz.dict" "$OUT/$t.dict"
+  rm -f "$OUT/${t}_seed_corpus.zip"
+  (cd "$SRC_DIR/corpus" && zip -q -j "$OUT/${t}_seed_corpus.zip" seeds/*.case regression/*.case)
+  cat >"$OUT/$t.options" <<OPTIONS
 [libfuzzer]
-dict = fuzz_program.dict
+dict = $t.dict
 max_len = 4096
 rss_limit_mb = 4096
 timeout = 25
 OPTIONS
+  rm -rf "$OUT/${t}_known"
+  known="$SRC_DIR/corpus/known/$(backend_of "$t")"
+  if [ -d "$known" ]; then mkdir -p "$OUT/${t}_known" && cp "$known"/*.case "$OUT/${t}_known/"; fi
+done
 
 # ---- Bundle the shared libraries. The C library's own libraries stay the
 # system's: they are tied to the dynamic loader (whose path is fixed in the
@@ -94,6 +112,13 @@ if [ -n "$bad" ]; then
   echo "$bad" >&2
   exit 1
 fi
+# The per-backend targets: the same binary under each name (after patchelf, so
+# each has the RUNPATH), hard-linked where the file system allows.
+for t in $TARGETS; do
+  [ "$t" = fuzz_program ] && continue
+  rm -f "$OUT/$t"
+  ln "$OUT/fuzz_program" "$OUT/$t" 2>/dev/null || cp "$OUT/fuzz_program" "$OUT/$t"
+done
 glibc_needed=$( { objdump -T "$OUT/fuzz_program" "$LIBDIR"/* 2>/dev/null || true; } |
   grep -o 'GLIBC_[0-9][0-9.]*' | sort -u -V | tail -1)
 echo "built into $OUT: $(ls "$OUT" | tr '\n' ' ')"

@@ -4,12 +4,16 @@
 # minbase root file system (debootstrap; no libtorch, RapidCheck, ExecuTorch or
 # compiler in it), copies $OUT in, and inside chroot
 #   1. checks with ldd that every library resolves from $OUT/lib or the base system,
-#   2. runs `fuzz_program -runs=200` (flags from fuzz_program.options) on the seed
-#      corpus unpacked from fuzz_program_seed_corpus.zip: must exit 0,
+#   2. runs every target in $OUT (fuzz_program and one per backend, fuzz_<backend>)
+#      `-runs=200` (flags from its .options) on the seed corpus unpacked from its
+#      _seed_corpus.zip, known findings applied from its _known/: must exit 0,
 #   3. reproduces a committed crashing input on a faulty backend chosen through
 #      the environment: `SLICEFUZZ_BACKEND=faulty-output-rule fuzz_program FILE`
 #      must exit non-zero with a slicefuzz finding on stderr (and the same file
-#      must pass on the reference backend).
+#      must pass on the reference backend),
+#   4. with ExecuTorch built in: a known ExecuTorch defect (a corpus/known case)
+#      is counted by fuzz_executorch_portable, not reported (exit 0), and is
+#      reported as a finding with -slicefuzz_report_known=1.
 #
 # Needs root (chroot, mount) and debootstrap (ci/install-deps.sh installs it);
 # the first run downloads the base system from the Debian mirror configured in
@@ -132,21 +136,28 @@ outside=$(awk '$2 == "=>" && $3 !~ /^\/out\/lib\// { print $1 }' "$TMP/ldd.txt" 
 bundled=$(awk '$3 ~ /^\/out\/lib\// { n++ } END { print n + 0 }' "$TMP/ldd.txt")
 say "ldd in the chroot: $bundled libraries from /out/lib, the rest is glibc"
 
-# ---- 4. 200 executions on the seed corpus, with the options file's flags.
-FLAGS=()
-while IFS='=' read -r key value; do
-  key=$(echo "$key" | tr -d '[:space:]'); value=$(echo "$value" | tr -d '[:space:]')
-  [ -n "$key" ] && [ -n "$value" ] || continue
-  [ "$key" = dict ] && value="/out/$value"
-  FLAGS+=("-$key=$value")
-done < <(grep -v '^\[' "$OUT/fuzz_program.options")
-if ! in_root /out/fuzz_program "${FLAGS[@]}" -runs=200 -seed=1 -artifact_prefix=/work/artifacts/ \
-     /work/corpus /work/seeds >"$TMP/fuzz.log" 2>&1; then
-  tail -40 "$TMP/fuzz.log" >&2
-  fail "fuzz_program -runs=200 on the seed corpus did not exit 0"
-fi
-grep -q '^Done 200 runs' "$TMP/fuzz.log" || { tail -20 "$TMP/fuzz.log" >&2; fail "fuzz_program did not report 'Done 200 runs'"; }
-say "fuzz_program ${FLAGS[*]} -runs=200 on $(ls "$ROOT/work/seeds" | wc -l) seeds: exit 0 ($(grep '^#200' "$TMP/fuzz.log" | grep -o 'cov: [0-9]*' || true))"
+# ---- 4. Every target: 200 executions on its seed corpus, with its options file's flags.
+TARGETS=$(cd "$OUT" && for f in fuzz_*; do if [ -f "$f" ] && [ -x "$f" ] && [ -f "$f.options" ]; then echo "$f"; fi; done)
+[ -n "$TARGETS" ] || fail "no target in \$OUT"
+for t in $TARGETS; do
+  FLAGS=()
+  while IFS='=' read -r key value; do
+    key=$(echo "$key" | tr -d '[:space:]'); value=$(echo "$value" | tr -d '[:space:]')
+    [ -n "$key" ] && [ -n "$value" ] || continue
+    [ "$key" = dict ] && value="/out/$value"
+    FLAGS+=("-$key=$value")
+  done < <(grep -v '^\[' "$OUT/$t.options")
+  rm -rf "$ROOT/work/seeds-$t" "$ROOT/work/corpus-$t"
+  mkdir -p "$ROOT/work/seeds-$t" "$ROOT/work/corpus-$t"
+  unzip -q "$OUT/${t}_seed_corpus.zip" -d "$ROOT/work/seeds-$t"
+  if ! in_root "/out/$t" "${FLAGS[@]}" -runs=200 -seed=1 -artifact_prefix=/work/artifacts/ \
+       "/work/corpus-$t" "/work/seeds-$t" >"$TMP/fuzz-$t.log" 2>&1; then
+    tail -40 "$TMP/fuzz-$t.log" >&2
+    fail "$t -runs=200 on its seed corpus did not exit 0"
+  fi
+  grep -q '^Done 200 runs' "$TMP/fuzz-$t.log" || { tail -20 "$TMP/fuzz-$t.log" >&2; fail "$t did not report 'Done 200 runs'"; }
+  say "$t ${FLAGS[*]} -runs=200 on $(ls "$ROOT/work/seeds-$t" | wc -l) seeds: exit 0 ($(grep '^#200' "$TMP/fuzz-$t.log" | grep -o 'cov: [0-9]*' | head -1 || true); $(grep -o '[0-9]* known findings for backend [a-z0-9-]*' "$TMP/fuzz-$t.log" || echo "no known findings"))"
+done
 
 # ---- 5. A committed crashing input reproduces on a faulty backend, and only there.
 set +e
@@ -164,8 +175,24 @@ in_root /out/fuzz_program /work/crash.case >"$TMP/reference.log" 2>&1 ||
   { tail -30 "$TMP/reference.log" >&2; fail "the crashing input also fails on the reference backend"; }
 
 
-# ---- 6. With SLICEFUZZ_EXECUTORCH_SRC, ExecuTorch's kernels are built in and run there.
+# ---- 6. With SLICEFUZZ_EXECUTORCH_SRC, ExecuTorch's kernels are built in and run there,
+# in their own target, whose known findings are applied inside it.
 if [ -n "${SLICEFUZZ_EXECUTORCH_SRC:-}" ]; then
+  echo "$TARGETS" | grep -qx fuzz_executorch_portable || fail "no fuzz_executorch_portable target in \$OUT"
+  KNOWN_CASE=${SLICEFUZZ_CHROOT_KNOWN:-$SRC_DIR/corpus/known/executorch-portable/channels_last_slice_copy.case}
+  cp "$KNOWN_CASE" "$ROOT/work/known.case"
+  in_root /out/fuzz_executorch_portable /work/known.case >"$TMP/known.log" 2>&1 ||
+    { tail -30 "$TMP/known.log" >&2; fail "fuzz_executorch_portable reported the known defect $(basename "$KNOWN_CASE") as a crash"; }
+  grep -q 'KNOWN finding' "$TMP/known.log" || { tail -20 "$TMP/known.log" >&2; fail "fuzz_executorch_portable did not count $(basename "$KNOWN_CASE") as known"; }
+  set +e
+  in_root /out/fuzz_executorch_portable -slicefuzz_report_known=1 /work/known.case >"$TMP/known-reported.log" 2>&1
+  rc=$?
+  set -e
+  if [ "$rc" = 0 ] || ! grep -q '^==== slicefuzz finding ====' "$TMP/known-reported.log"; then
+    tail -30 "$TMP/known-reported.log" >&2
+    fail "fuzz_executorch_portable -slicefuzz_report_known=1 did not report $(basename "$KNOWN_CASE")"
+  fi
+  say "fuzz_executorch_portable $(basename "$KNOWN_CASE"): counted as known (exit 0); with -slicefuzz_report_known=1: exit $rc, $(grep -m1 '^kind:' "$TMP/known-reported.log")"
   in_root SLICEFUZZ_BACKEND=executorch-portable /out/fuzz_program /work/seeds/chain_dense_slices.case \
     >"$TMP/executorch.log" 2>&1 ||
     { tail -30 "$TMP/executorch.log" >&2; fail "the executorch-portable backend did not run chain_dense_slices.case in the chroot"; }

@@ -4,7 +4,17 @@
 // that does not parse is sometimes replaced by a generated program and sometimes
 // left to libFuzzer's byte mutations (so the parser is fuzzed too).
 //
-// Environment: SLICEFUZZ_BACKEND (default reference) selects the system under
+// One binary, several targets: named fuzz_<backend> ('-' spelled '_':
+// fuzz_executorch_portable, fuzz_pr21552_rule) it fuzzes that backend, fixed by
+// its name, as OSS-Fuzz and ClusterFuzzLite run targets without slicefuzz's
+// environment (ci/oss-fuzz-build.sh ships one per backend); named fuzz_program
+// (or anything else) it reads SLICEFUZZ_BACKEND (default reference). Known
+// findings come from SLICEFUZZ_KNOWN, else <target>_known/ beside the binary
+// (what $OUT ships), else corpus/known/<backend>; the flag
+// -slicefuzz_report_known=1 (an .options entry or the command line) applies none,
+// so every known defect is reported as a crash again.
+//
+// Environment: SLICEFUZZ_BACKEND (fuzz_program only) selects the system under
 // test; SLICEFUZZ_MAX_BYTES the per-case tensor budget (default 256 KiB);
 // SLICEFUZZ_KNOWN the backend's known findings (default corpus/known/<backend>):
 // a finding whose root-cause signature is listed there is counted on stderr and
@@ -12,11 +22,13 @@
 // everyone already knows about. A case the backend says reaches a known defect
 // that kills the process (Backend::process_killing_known_finding) is counted the
 // same way without being run.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
+#include <filesystem>
 #include <random>
 #include <string>
 
@@ -109,11 +121,67 @@ extern "C" void __ubsan_on_report() {
                    ":" + std::to_string(line) + ": " + (message ? message : "");
 }
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  const char* name = std::getenv("SLICEFUZZ_BACKEND");
-  g_backend = slicefuzz::find_backend(name ? name : "reference");
+namespace {
+
+constexpr const char* kReportKnownFlag = "-slicefuzz_report_known=";
+
+// The backend a target named `target` fuzzes: "" for the generic fuzz_program.
+std::string backend_of_target(const std::string& target) {
+  if (target.rfind("fuzz_", 0) != 0 || target == "fuzz_program") return "";
+  std::string name = target.substr(5);
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
+// Removes slicefuzz's own flags from libFuzzer's argv (it parses the rest after
+// LLVMFuzzerInitialize returns); true when -slicefuzz_report_known=1 was there.
+bool take_report_known_flag(int* argc, char*** argv) {
+  if (!argc || !argv || !*argv) return false;
+  bool report = false;
+  int kept = 0;
+  for (int i = 0; i < *argc; ++i) {
+    const char* a = (*argv)[i];
+    if (i > 0 && std::strncmp(a, kReportKnownFlag, std::strlen(kReportKnownFlag)) == 0) {
+      report = std::strcmp(a + std::strlen(kReportKnownFlag), "0") != 0;
+      continue;
+    }
+    (*argv)[kept++] = (*argv)[i];
+  }
+  *argc = kept;
+  return report;
+}
+
+// SLICEFUZZ_KNOWN, else <target>_known/ beside the binary ($OUT), else the
+// source tree's corpus/known/<backend> (relative to the working directory).
+std::string known_dir_for(const std::string& target, const std::string& backend) {
+  if (std::getenv("SLICEFUZZ_KNOWN")) return slicefuzz::default_known_dir(backend);
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path shipped = exe.parent_path() / (target + "_known");
+    if (std::filesystem::is_directory(shipped, ec)) return shipped.string();
+  }
+  return slicefuzz::default_known_dir(backend);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  const std::string target =
+      argc && argv && *argv && *argc > 0 ? std::filesystem::path((*argv)[0]).filename().string() : "fuzz_program";
+  const bool report_known = take_report_known_flag(argc, argv);
+  const char* env = std::getenv("SLICEFUZZ_BACKEND");
+  const std::string fixed = backend_of_target(target);
+  if (!fixed.empty() && env && fixed != env) {
+    std::fprintf(stderr, "%s: this target fuzzes backend %s (its name says so); SLICEFUZZ_BACKEND=%s "
+                 "is for fuzz_program\n", target.c_str(), fixed.c_str(), env);
+    std::exit(2);
+  }
+  const std::string name = !fixed.empty() ? fixed : env ? env : "reference";
+  g_backend = slicefuzz::find_backend(name);
   if (!g_backend) {
-    std::fprintf(stderr, "fuzz_program: unknown backend '%s' (SLICEFUZZ_BACKEND)\n", name);
+    std::fprintf(stderr, "%s: unknown backend '%s' (%s)\n", target.c_str(), name.c_str(),
+                 fixed.empty() ? "SLICEFUZZ_BACKEND" : "from the target's name fuzz_<backend>");
     std::exit(2);
   }
   if (const char* b = std::getenv("SLICEFUZZ_MAX_BYTES")) g_budget = std::max(1LL, std::atoll(b));
@@ -127,13 +195,17 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     g_version = version;
   }
   std::string error;
-  if (!slicefuzz::load_known_findings(slicefuzz::default_known_dir(g_backend->name), g_known, error)) {
-    std::fprintf(stderr, "fuzz_program: known findings: %s\n", error.c_str());
+  const std::string known = known_dir_for(target, g_backend->name);
+  if (report_known) {
+    std::fprintf(stderr, "%s: known findings not applied (%s1): each is reported as a crash\n",
+                 target.c_str(), kReportKnownFlag);
+  } else if (!slicefuzz::load_known_findings(known, g_known, error)) {
+    std::fprintf(stderr, "%s: known findings: %s\n", target.c_str(), error.c_str());
     std::exit(2);
   }
   if (!g_known.empty())
-    std::fprintf(stderr, "fuzz_program: %zu known findings for backend %s\n", g_known.size(),
-                 g_backend->name.c_str());
+    std::fprintf(stderr, "%s: %zu known findings for backend %s (%s)\n", target.c_str(), g_known.size(),
+                 g_backend->name.c_str(), known.c_str());
   g_sources = new slicefuzz::MutationSources(g_budget);  // lives as long as the process
   std::atexit([] {
     const slicefuzz::MutationSources::Stats& s = g_sources->stats();
