@@ -24,7 +24,12 @@
 # what is left, so the job ends within SECONDS + 30 + POST_BUDGET + ~10 s after
 # its build. report.md warns when a cap cut a step short or the bound was missed.
 # Exit: 0 no findings (or only KNOWN ones), 1 findings, 2 the job itself failed;
-# report.md and junit.xml are written on every exit path.
+# report.md and junit.xml are written on every exit path (when there is room).
+# Disk space: before it writes (at the start, before the merge, before triage)
+# the job checks that the output and working directories have at least
+# SLICEFUZZ_MIN_FREE_MB (default 16) free; if not it stops with exit 2 and says
+# which directory is full. Nothing is deleted then: the working corpus is only
+# ever added to by rename(2), and the findings written so far stay in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -83,6 +88,23 @@ fail() {
 
 mkdir -p "$OUT/artifacts" "$OUT/findings" "$CORPUS" || fail "cannot create $OUT or $CORPUS"
 OUT_ABS=$(cd "$OUT" && pwd)
+MIN_FREE_MB="${SLICEFUZZ_MIN_FREE_MB:-16}"
+[[ "$MIN_FREE_MB" =~ ^[0-9]+$ ]] || fail "SLICEFUZZ_MIN_FREE_MB must be a whole number of MiB, got '$MIN_FREE_MB'"
+# need_space STEP: the output and working directories each have MIN_FREE_MB free,
+# else the job stops before STEP (exit 2), keeping the corpus and the findings.
+need_space() {
+  local dir kb
+  for dir in "$OUT" "$WORK"; do
+    kb=$(df -Pk "$dir" 2>/dev/null | awk 'NR == 2 { print $4 }')
+    [ -n "$kb" ] || continue
+    if [ "$kb" -lt $((MIN_FREE_MB * 1024)) ]; then
+      local findings
+      findings=$(find "$OUT/artifacts" -maxdepth 1 -type f 2>/dev/null | wc -l)
+      fail "no space left: $dir has $((kb / 1024)) MiB free, less than the $MIN_FREE_MB MiB the job needs (SLICEFUZZ_MIN_FREE_MB); stopped before $1. Kept: the corpus $CORPUS ($(find "$CORPUS" -maxdepth 1 -type f ! -name '*.tmp.*' | wc -l) files) and the $findings finding artifacts in $OUT/artifacts"
+    fi
+  done
+}
+need_space "the build"
 
 # ExecuTorch's real code as a system under test, as in ci/test.sh: a user's
 # checkout through SLICEFUZZ_EXECUTORCH_SRC, else the snapshot beside the repo.
@@ -136,6 +158,8 @@ FUZZ_RC=$?
 END=$(date +%s)
 DEADLINE=$((END + POST_BUDGET))
 [ "$FUZZ_RC" -eq 124 ] && warn "fuzzing overran $SECS s by 30 s and was stopped"
+# A disk that filled while fuzzing: said as such (not as a worker that failed).
+need_space "the merge (the new inputs stay in $NEW)"
 if ! grep -q "INFO: Seed:" "$OUT/fuzz.log"; then
   echo "---- last lines of $OUT/fuzz.log ----" >&2
   tail -n 15 "$OUT/fuzz.log" >&2
@@ -175,6 +199,7 @@ rm -rf "$STAGE" "$WORK/merge-in-progress"
 AFTER=$(find "$CORPUS" -maxdepth 1 -type f | wc -l)
 echo "corpus: $BEFORE -> $AFTER files ($ADDED added)"
 
+need_space "triage"
 step "triage findings"
 : >"$OUT/triage.tsv"
 ARTIFACTS=$(find "$OUT/artifacts" -maxdepth 1 -type f | sort)
