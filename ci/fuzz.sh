@@ -75,7 +75,7 @@ report() {
   /usr/bin/python3 ci/fuzz_report.py --out "$OUT" --seconds "$((END - START))" \
     --backend "$BACKEND" --corpus-before "$BEFORE" --corpus-after "$AFTER" --seed "$SEED" \
     --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-    --known-dir "$KNOWN_DIR" --cli "$CLI" \
+    --known-dir "$KNOWN_DIR" --cli "$CLI" --source-dir "$PWD" --executorch-src "${ET_SRC:-}" \
     --warnings "$warnings" "$@"
 }
 fail() {

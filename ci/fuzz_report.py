@@ -27,22 +27,65 @@ from xml.sax.saxutils import escape
 from fuzz_plot import parse_log, rates, svg_plot
 
 
-def coverage(out):
+# The code under test of each backend, as paths in the source tree (and, for the
+# ExecuTorch backends, every ExecuTorch file built in): the headline coverage is
+# of these; every other covered file (the reference's kernels when a backend
+# replaces them, the faulty backends, other backends) is listed apart.
+def under_test_parts(backend):
+    """(name, test(path relative to the source tree, or None), takes ExecuTorch files)."""
+    if backend.startswith("executorch"):
+        return "ExecuTorch's sources built in and backends/executorch/", ("backends/executorch/",), True
+    if backend == "pr21552-rule":
+        return "PR 21552's rule (backends/pr21552_rule.cpp)", ("backends/pr21552_rule.cpp",), False
+    if backend.startswith("faulty-"):
+        return ("the project's kernels/ and program/ with the faulty backends' files",
+                ("kernels/", "program/", "backends/faulty"), False)
+    if backend == "example-naive-kernels":
+        return "backends/example_backend.cpp, kernels/ and program/", (
+            "backends/example_backend.cpp", "kernels/", "program/"), False
+    return "the project's kernels/ and program/ (the reference's kernels, pass, planner, executor)", (
+        "kernels/", "program/"), False
+
+
+def coverage(out, backend="reference", source_dir=None, executorch_dir=None):
     try:
         with open(os.path.join(out, "coverage-summary.json")) as f:
-            totals = json.load(f)["data"][0]["totals"]
-        return {
-            "lines": {"covered": totals["lines"]["covered"], "count": totals["lines"]["count"],
-                      "percent": round(totals["lines"]["percent"], 2)},
-            "branches": {"covered": totals["branches"]["covered"],
-                         "count": totals["branches"]["count"],
-                         "percent": round(totals["branches"]["percent"], 2)},
-            "percent": round(totals["lines"]["percent"], 2),
-            "scope": "kernels/, program/ and backends/, replaying the final corpus",
-            "html": "coverage/index.html",
-        }
+            data = json.load(f)["data"][0]
     except (OSError, KeyError, IndexError, ValueError) as e:
         return {"lines": None, "branches": None, "percent": None, "error": str(e)}
+    scope, prefixes, takes_executorch = under_test_parts(backend)
+    src = os.path.realpath(source_dir or os.getcwd()) + os.sep
+    et = os.path.realpath(executorch_dir) + os.sep if executorch_dir else None  # "" counts as none
+    sums = {"under_test": [0, 0, 0, 0], "rest": [0, 0, 0, 0]}  # lines covered/count, branches
+    files = {"under_test": [], "rest": []}
+    for f in data.get("files", []):
+        name = os.path.realpath(f["filename"])
+        if et and name.startswith(et):
+            part, rel = ("under_test" if takes_executorch else "rest"), "executorch/" + name[len(et):]
+        else:
+            rel = name[len(src):] if name.startswith(src) else name
+            part = "under_test" if rel.startswith(prefixes) else "rest"
+        lines, branches = f["summary"]["lines"], f["summary"]["branches"]
+        acc = sums[part]
+        acc[0] += lines["covered"]
+        acc[1] += lines["count"]
+        acc[2] += branches["covered"]
+        acc[3] += branches["count"]
+        files[part].append({"file": rel, "lines_covered": lines["covered"], "lines": lines["count"]})
+
+    def summary(acc):
+        pct = lambda c, n: round(100.0 * c / n, 2) if n else 0.0
+        return {"lines": {"covered": acc[0], "count": acc[1], "percent": pct(acc[0], acc[1])},
+                "branches": {"covered": acc[2], "count": acc[3], "percent": pct(acc[2], acc[3])}}
+
+    under = summary(sums["under_test"])
+    return {
+        "lines": under["lines"], "branches": under["branches"], "percent": under["lines"]["percent"],
+        "scope": "%s, replaying the final corpus on backend %s" % (scope, backend),
+        "rest": dict(summary(sums["rest"]), files=sorted(files["rest"], key=lambda x: x["file"])),
+        "under_test_files": sorted(files["under_test"], key=lambda x: x["file"]),
+        "html": "coverage/index.html",
+    }
 
 
 def read_tsv(path, width):
@@ -231,6 +274,8 @@ def main():
     ap.add_argument("--failed", default="")
     ap.add_argument("--total-seconds", type=float, default=None)
     ap.add_argument("--bound", type=float, default=None)
+    ap.add_argument("--source-dir", default=None)
+    ap.add_argument("--executorch-src", default=None)
     a = ap.parse_args()
     out = a.out
     points = parse_log(os.path.join(out, "fuzz.log"))
@@ -241,7 +286,7 @@ def main():
     known = [f for f in found if f["status"] == "KNOWN"]
     gone = known_not_reproduced(out, a.known_dir)
     skipped = known_hits(out)
-    cov = coverage(out)
+    cov = coverage(out, a.backend, a.source_dir, a.executorch_src)
     stats = campaign_stats(out)
     warnings = [w for w in a.warnings.split("\n") if w] + rate_warnings(points)
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -282,11 +327,17 @@ def main():
                   % (stats["cases"], stats["slices"], 100.0 * stats["rewrite_share"],
                      stats["arena_bytes"], stats["copy_only_arena_bytes"]))
     if cov.get("lines"):
-        md.append("- coverage of kernels/, program/ and backends/: lines %.2f%% (%d/%d), branches "
+        md.append("- coverage of the code under test (%s): lines %.2f%% (%d/%d), branches "
                   "%.2f%% (%d/%d); HTML in `coverage/index.html`"
-                  % (cov["lines"]["percent"], cov["lines"]["covered"], cov["lines"]["count"],
+                  % (cov["scope"], cov["lines"]["percent"], cov["lines"]["covered"], cov["lines"]["count"],
                      cov["branches"]["percent"], cov["branches"]["covered"],
                      cov["branches"]["count"]))
+        rest = cov["rest"]
+        if rest["lines"]["count"]:
+            md.append("- apart, not under test with this backend (%d files: the other backends, the "
+                      "reference's code where this backend replaces it): lines %.2f%% (%d/%d)"
+                      % (len(rest["files"]), rest["lines"]["percent"], rest["lines"]["covered"],
+                         rest["lines"]["count"]))
     md.append("- progress plot: `fuzz-progress.svg` (coverage in libFuzzer's unit, covered edges "
               "`cov:`: %s at the end; exec/s from deltas of total executions)"
               % (points[-1][2] if points else "no status lines"))

@@ -12,7 +12,7 @@ import tempfile
 
 SOURCE, CLI = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(SOURCE, "ci"))
-from fuzz_report import campaign_stats, findings, group_by_minimized_signature  # noqa: E402
+from fuzz_report import campaign_stats, coverage, findings, group_by_minimized_signature  # noqa: E402
 
 failures = []
 
@@ -43,6 +43,32 @@ known = subprocess.run([CLI, "triage", "--jsonl", "--backend", "faulty-output-ru
                         os.path.dirname(fixture), fixture], capture_output=True, text=True)
 check(known.returncode == 0 and '"status":"KNOWN"' in known.stdout.replace(" ", ""),
       "with the list the record says KNOWN and triage exits 0: %r" % known.stdout)
+
+# 1b. Coverage is of the fuzzed backend's code under test, the rest apart: three
+# files (the reference's kernel, PR 21552's rule, an ExecuTorch kernel) in an
+# llvm-cov export summary.
+cov_out = tempfile.mkdtemp()
+src, et = os.path.join(cov_out, "src"), os.path.join(cov_out, "et")
+
+
+def cov_file(path, covered):
+    return {"filename": path, "summary": {"lines": {"covered": covered, "count": 10},
+                                          "branches": {"covered": 0, "count": 4}}}
+
+
+with open(os.path.join(cov_out, "coverage-summary.json"), "w") as f:
+    json.dump({"data": [{"files": [cov_file(src + "/kernels/op_slice_copy.cpp", 9),
+                                   cov_file(src + "/backends/pr21552_rule.cpp", 1),
+                                   cov_file(et + "/kernels/portable/cpu/op_slice_copy.cpp", 5)],
+                         "totals": {}}]}, f)
+for backend, covered, rest in (("reference", 9, 6), ("pr21552-rule", 1, 14), ("executorch-portable", 5, 10)):
+    c = coverage(cov_out, backend, src, et)
+    check(c["lines"] == {"covered": covered, "count": 10, "percent": covered * 10.0},
+          "%s: the headline is its code under test, got %r" % (backend, c["lines"]))
+    check(c["rest"]["lines"]["covered"] == rest and c["rest"]["lines"]["count"] == 20,
+          "%s: the rest apart, got %r" % (backend, c["rest"]["lines"]))
+check(coverage(cov_out, "executorch-portable", src, None)["lines"]["count"] == 0,
+      "without ExecuTorch's source dir its files are not claimed as under test")
 
 # 2. The report: fields from the records; the misleading message is not read.
 out = tempfile.mkdtemp()

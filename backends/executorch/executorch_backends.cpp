@@ -7,6 +7,7 @@
 //   pr21552-rule: PR 21552's pass rule and offset formula, aliases placed by the
 //     memory plan (no runtime op), on the portable kernels (pr21552_rule.cpp).
 #include <executorch/runtime/core/evalue.h>
+#include <executorch/runtime/platform/runtime.h>
 
 #include <cinttypes>
 #include <optional>
@@ -110,6 +111,12 @@ void et_slice_prim_op(KernelRuntimeContext& ctx, EValue** stack) {
 }  // namespace
 
 void add_executorch_backends(std::vector<Backend>& out) {
+  // ExecuTorch's platform layer, as a program embedding ExecuTorch starts it
+  // (executor_runner does the same): without it, in a build without NDEBUG (the
+  // coverage preset), the first ET_LOG aborts the process in et_pal_current_ticks
+  // ("ExecuTorch PAL must be initialized"), so the nightly's coverage replay of
+  // this backend died on the first kernel that logged and reported 0% coverage.
+  executorch::runtime::runtime_init();
   Backend b;
   b.name = "executorch-portable";
   b.description =
