@@ -57,6 +57,8 @@ int64_t g_budget = slicefuzz::kFuzzByteBudget;
 int g_version = slicefuzz::kLatestCaseVersion;
 std::vector<slicefuzz::KnownFinding> g_known;
 uint64_t g_known_hits = 0;
+// The target's name (fuzz_program, fuzz_<backend>): the prefix of what it prints.
+std::string g_target = "fuzz_program";
 // What the mutator starts from, parsed once (harness/fuzz/mutation_sources.h).
 slicefuzz::MutationSources* g_sources = nullptr;
 
@@ -70,7 +72,7 @@ std::string g_unknown_ub;
 void count_known_hit(const std::string& sig, const char* how) {
   const uint64_t hits = ++g_known_hits;
   if ((hits & (hits - 1)) != 0) return;
-  std::fprintf(stderr, "fuzz_program: KNOWN finding %s%s (%llu hits so far)\n", sig.c_str(), how,
+  std::fprintf(stderr, "%s: KNOWN finding %s%s (%llu hits so far)\n", g_target.c_str(), sig.c_str(), how,
                static_cast<unsigned long long>(g_known_hits));
   // One file for every worker of a campaign (libFuzzer -fork discards its
   // jobs' stderr; ci/fuzz_workers.py keeps one log per worker): the report
@@ -112,7 +114,7 @@ extern "C" void __ubsan_on_report() {
   __ubsan_get_current_report_data(&kind, &message, &file, &line, &column, &address);
   if (known_sanitizer_site(file)) {
     ++g_known_hits;
-    std::fprintf(stderr, "fuzz_program: KNOWN sanitizer site %s:%u (reported once per run)\n",
+    std::fprintf(stderr, "%s: KNOWN sanitizer site %s:%u (reported once per run)\n", g_target.c_str(),
                  file ? file : "?", line);
     return;
   }
@@ -169,6 +171,7 @@ std::string known_dir_for(const std::string& target, const std::string& backend)
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   const std::string target =
       argc && argv && *argv && *argc > 0 ? std::filesystem::path((*argv)[0]).filename().string() : "fuzz_program";
+  g_target = target;
   const bool report_known = take_report_known_flag(argc, argv);
   const char* env = std::getenv("SLICEFUZZ_BACKEND");
   const std::string fixed = backend_of_target(target);
@@ -188,7 +191,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   if (const char* v = std::getenv("SLICEFUZZ_FORMAT_VERSION")) {
     const int version = std::atoi(v);
     if (version < 2 || version > slicefuzz::kNewestReadableCaseVersion) {
-      std::fprintf(stderr, "fuzz_program: SLICEFUZZ_FORMAT_VERSION must be 2 to %d, got '%s'\n",
+      std::fprintf(stderr, "%s: SLICEFUZZ_FORMAT_VERSION must be 2 to %d, got '%s'\n", target.c_str(),
                    slicefuzz::kNewestReadableCaseVersion, v);
       std::exit(2);
     }
@@ -211,9 +214,9 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     const slicefuzz::MutationSources::Stats& s = g_sources->stats();
     if (s.misses)
       std::fprintf(stderr,
-                   "fuzz_program: mutation sources: %llu parsed, %llu read again, %llu mutants "
+                   "%s: mutation sources: %llu parsed, %llu read again, %llu mutants "
                    "taken back unparsed\n",
-                   static_cast<unsigned long long>(s.misses), static_cast<unsigned long long>(s.hits),
+                   g_target.c_str(), static_cast<unsigned long long>(s.misses), static_cast<unsigned long long>(s.hits),
                    static_cast<unsigned long long>(s.printed_taken));
   });
   return 0;

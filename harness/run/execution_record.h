@@ -47,6 +47,11 @@ struct ScheduleState {
   const std::vector<ScheduledVerdict>* verdicts = nullptr;
   const TorchOracleResult* torch = nullptr;  // this execution's, computed up front
   std::array<RewriteMethod*, 2> methods{nullptr, nullptr};  // by ExecutionRecord::mode_index
+  // What the backend's pass was told in the round that settled the rewrite (the
+  // ops kept copies, the program with its symbols): at one execution's sizes it
+  // decides what the schedule decided, so the provenance shadow (int64, sizes of
+  // its own) asks the pass with it.
+  PassContext pass_context;
 };
 
 struct ExecutionRecord {
@@ -64,6 +69,9 @@ struct ExecutionRecord {
   const std::vector<std::vector<int64_t>>* bounds = nullptr;
   // Version 4: the schedule's decisions, plan and methods, or nullptr.
   const ScheduleState* schedule = nullptr;
+  // What the pass is told when this record asks it (Stage::Pass): empty for a
+  // static case; the schedule's for the shadow of an execution.
+  PassContext pass_context;
 
   std::optional<TorchOracleResult> torch;
   std::optional<PathResult> naive;

@@ -136,6 +136,7 @@ ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
     }
     if (!more) break;
   }
+  s.kept_copies = keep;
   // Each copy says why it first became one (not "kept a copy at another size").
   for (RewriteDecision& d : s.rewrite.decisions)
     if (!d.alias && d.op >= 0 && static_cast<size_t>(d.op) < keep.size() && keep[d.op])
@@ -222,6 +223,8 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
       state.verdicts = &schedule->verdicts;
       state.torch = &schedule->torch[running_index];
       for (size_t m = 0; m < 2; ++m) state.methods[m] = schedule->methods[m].get();
+      state.pass_context.keep_copies = &schedule->kept_copies;
+      state.pass_context.with_symbols = &c;
       at_bounds.schedule = &state;
     }
     ++running_index;

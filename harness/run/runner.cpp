@@ -111,7 +111,7 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
       return;
     case Stage::Pass:
       if (!r.rewrite) {
-        r.rewrite = backend.pass(c, info, {});
+        r.rewrite = backend.pass(c, info, r.pass_context);
         if (!counters) return;
         counters->rules.reserve(r.rewrite->decisions.size());
         counters->decided.reserve(r.rewrite->decisions.size());
@@ -214,8 +214,16 @@ void run_provenance_shadow(const ExecutionRecord& r, const RunOptions& options, 
   AnalysisError err;
   // The shadow holds 8-byte elements; give it the budget that implies.
   if (!analyze(shadow, options.byte_budget * 8, si, err) || si.failing_op != r.info.failing_op) return;
+  // Which values have dynamic shapes is the program's, not the dtype's: the
+  // analysis of one execution does not know it (analyze_dynamic set it).
+  for (size_t v = 0; v < si.values.size() && v < r.info.values.size(); ++v)
+    si.values[v].dynamic_shape = r.info.values[v].dynamic_shape;
   ExecutionRecord s(shadow, si, r.backend);
   s.shadow = true;
+  // An execution of a case with symbols: the pass decides as it did for the
+  // schedule (a pass told nothing would see a static program, and decide
+  // otherwise, e.g. PR 21552's rule, which keeps dynamic bases copies).
+  if (r.schedule) s.pass_context = r.schedule->pass_context;
   s.note = r.c.inputs.size() > 1
                ? " in the int64 provenance shadow, where each input element holds its own "
                  "row-major index plus its input's fill start (plus any add_): the element "

@@ -95,6 +95,7 @@ struct ScheduledRewrite {
   ProgramInfo bound_info;
   RewritePlan rewrite;
   MemoryPlan plan, copy_plan;
+  std::vector<bool> kept_copies;  // by op: the copies the settling round told the pass of
 };
 ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
                                                const std::vector<const ExecutionInfo*>& running,
