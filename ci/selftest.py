@@ -239,12 +239,21 @@ def main():
         rows.append(r)
     shutil.rmtree(work, ignore_errors=True)
 
-    os.makedirs("docs", exist_ok=True)
     meta = {"seeds": SEEDS, "fuzz_seconds": FUZZ_SECONDS, "run_count": RUN_COUNT,
             "date_utc": old["meta"]["date_utc"] if only else time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
             "ok": ok}
     if rerun_dates:
         meta["rerun"] = rerun_dates
+    write_docs(meta, rows)
+    print("wrote docs/selftest.md and docs/selftest.json: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
+def write_docs(meta, rows):
+    """docs/selftest.json and docs/selftest.md from the matrix's rows."""
+    rerun_dates = meta.get("rerun", {})
+    ok = meta["ok"]
+    os.makedirs("docs", exist_ok=True)
     with open("docs/selftest.json", "w") as f:
         json.dump({"meta": meta, "backends": rows}, f, indent=2)
         f.write("\n")
@@ -255,7 +264,7 @@ def main():
           "every seed found it; medians over seeds. Every backend not named `faulty-*` "
           "(`reference`, `conservative`, the README's example) must have no finding at all "
           "(conservative's MISSED_REWRITEs are tolerated and counted)." % (
-              meta["date_utc"], SEEDS, RUN_COUNT, FUZZ_SECONDS)
+              meta["date_utc"], meta["seeds"], meta["run_count"], meta["fuzz_seconds"])
           + "".join(" Row `%s` re-run alone on %s UTC (`SELFTEST_BACKENDS`)." % (n, d)
                     for n, d in sorted(rerun_dates.items()))
           + "".join(" Row `%s` runs its campaigns at case format version %d (`run --format-version "
@@ -280,9 +289,41 @@ def main():
     md += ["Overall: %s" % ("PASS" if ok else "FAIL"), ""]
     with open("docs/selftest.md", "w") as f:
         f.write("\n".join(md))
-    print("wrote docs/selftest.md and docs/selftest.json: %s" % ("PASS" if ok else "FAIL"))
+
+
+def merge(other_path):
+    """`selftest.py --merge OTHER.json`: the rows OTHER re-ran alone (its meta's
+    `rerun`, newer than ours) replace ours, e.g. rows run in parallel from a second
+    worktree with SELFTEST_BACKENDS; the budgets must match. Exit 0 PASS, 1 FAIL,
+    2 unusable input."""
+    with open("docs/selftest.json") as f:
+        mine = json.load(f)
+    with open(other_path) as f:
+        other = json.load(f)
+    budgets = lambda m: (m["seeds"], m["fuzz_seconds"], m["run_count"])
+    if budgets(mine["meta"]) != budgets(other["meta"]):
+        print("selftest --merge: %s has other budgets %s than docs/selftest.json %s"
+              % (other_path, budgets(other["meta"]), budgets(mine["meta"])))
+        return 2
+    mine_rerun, theirs = mine["meta"].setdefault("rerun", {}), other["meta"].get("rerun", {})
+    by_name = {r["backend"]: r for r in other["backends"]}
+    taken = [n for n, d in theirs.items() if n in by_name and d > mine_rerun.get(n, "")]
+    rows = [by_name[r["backend"]] if r["backend"] in taken else r for r in mine["backends"]]
+    for n in taken:
+        mine_rerun[n] = theirs[n]
+    ok = True
+    for r in rows:
+        for why in row_failures(r):
+            ok = False
+            print("FAIL %s: %s" % (r["backend"], why))
+    mine["meta"]["ok"] = ok
+    write_docs(mine["meta"], rows)
+    print("merged rows %s from %s; wrote docs/selftest.md and docs/selftest.json: %s"
+          % (", ".join(taken) or "(none newer)", other_path, "PASS" if ok else "FAIL"))
     return 0 if ok else 1
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--merge":
+        sys.exit(merge(sys.argv[2]))
     sys.exit(main())

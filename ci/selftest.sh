@@ -8,6 +8,9 @@
 # (default 60), SELFTEST_RUN_COUNT (default 20000), SELFTEST_BACKENDS (names: re-run
 # only those rows, carrying the others over from docs/selftest.json made with the
 # same budgets; for a backend whose findings were just triaged).
+# Rows re-run in parallel from a second worktree (SELFTEST_BACKENDS there too):
+# `/usr/bin/python3 ci/selftest.py --merge OTHER/docs/selftest.json` takes the rows
+# it re-ran into docs/selftest.json and rewrites docs/selftest.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
