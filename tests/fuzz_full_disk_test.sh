@@ -13,7 +13,9 @@ mkdir -p "$MNT"
 cleanup() { umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
 mount -t tmpfs -o size=24m tmpfs "$MNT" || { echo "SKIPPED fuzz-full-disk-test: cannot mount a tmpfs here"; exit 0; }
-export SLICEFUZZ_WORK="$MNT/work" SLICEFUZZ_OUT="$MNT/out" SLICEFUZZ_BACKEND=reference SLICEFUZZ_MIN_FREE_MB=4
+# Each scenario writes into an output directory of its own (a job's stamp has
+# one-second resolution, so two quick jobs would share one).
+export SLICEFUZZ_WORK="$MNT/work" SLICEFUZZ_OUT="$MNT/out1" SLICEFUZZ_BACKEND=reference SLICEFUZZ_MIN_FREE_MB=4
 CORPUS="$SLICEFUZZ_WORK/reference/corpus"
 mkdir -p "$CORPUS"
 cp corpus/seeds/*.case "$CORPUS/"
@@ -44,16 +46,20 @@ check "full at the start" "$TMP/start.log" $?
 grep -q "stopped before the build" "$TMP/start.log" || { echo "FAIL: not stopped before the build"; failures=$((failures + 1)); }
 rm -f "$MNT"/filler-*
 
-# 2. Full while fuzzing: the disk fills once the workers run; the job stops
-# before its merge (the working corpus is never touched).
-bash ci/fuzz.sh 4 >"$TMP/during.log" 2>&1 &
+# 2. Full while fuzzing: the disk fills once a worker has started (libFuzzer
+# printed its seed); the job stops before its merge (the corpus is never touched).
+export SLICEFUZZ_OUT="$MNT/out2"
+mkdir -p "$SLICEFUZZ_OUT/earlier/artifacts"
+echo "crash" >"$SLICEFUZZ_OUT/earlier/artifacts/crash-earlier"
+bash ci/fuzz.sh 6 >"$TMP/during.log" 2>&1 &
 JOB=$!
+started() { grep -qs "INFO: Seed:" "$SLICEFUZZ_OUT"/2*/fuzz.log "$SLICEFUZZ_OUT"/2*/workers/*; }
 while true; do  # the job builds first (minutes from nothing; ctest's TIMEOUT bounds it)
-  ls "$SLICEFUZZ_OUT"/*/fuzz.log >/dev/null 2>&1 && break
+  started && break
   kill -0 "$JOB" 2>/dev/null || break
   sleep 0.1
 done
-ls "$SLICEFUZZ_OUT"/*/fuzz.log >/dev/null 2>&1 || { echo "FAIL: the job never started fuzzing"; cat "$TMP/during.log" | tail -5; exit 1; }
+started || { echo "FAIL: the job never started fuzzing"; tail -5 "$TMP/during.log"; exit 1; }
 fill during
 wait "$JOB"
 check "full while fuzzing" "$TMP/during.log" $?
