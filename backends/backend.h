@@ -2,10 +2,12 @@
 // the rewrite path) the pass and the planner, each replaceable on its own.
 // Everything a backend does not replace is the reference implementation.
 #pragma once
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "program/arena_executor.h"
 #include "program/dynamic_pass.h"
 #include "program/kernel_table.h"
 #include "program/input_check.h"
@@ -53,8 +55,21 @@ struct Backend {
   // Runs version 2's eager ops (views, add): generators make eager programs for
   // it. A backend without them reports eager cases UNSUPPORTED.
   bool eager_ops = false;
+  // The method its rewrite path runs (nullptr: the reference's RewriteMethod).
+  // executorch-runtime's writes the program as a real ExecuTorch program and runs
+  // it with ExecuTorch's own Method.
+  MethodFactory make_method = nullptr;
+  // Why it does not run programs with symbols (version 4's schedules), or
+  // nullptr when it does: such a case is UNSUPPORTED with this reason.
+  const char* symbolic_programs_unsupported = nullptr;
   bool out_of_process() const { return !worker_command.empty(); }
 };
+
+// The method `b`'s rewrite path runs for `spec`.
+inline std::unique_ptr<MethodUnderTest> make_rewrite_method(const Backend& b, const MethodSpec& spec) {
+  if (b.make_method) return b.make_method(spec);
+  return std::make_unique<RewriteMethod>(spec);
+}
 
 // Every registered backend, `reference` first.
 const std::vector<Backend>& all_backends();

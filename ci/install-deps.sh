@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package slicefuzz needs to build, test and fuzz
 # (patchelf bundles the OSS-Fuzz build's libraries, debootstrap makes the root
-# file system of ci/oss-fuzz-chroot-test.sh).
+# file system of ci/oss-fuzz-chroot-test.sh, flatbuffers writes and reads the
+# ExecuTorch programs of the executorch-runtime backend).
 # Idempotent, and fast when everything is present (no apt-get update then).
 set -euo pipefail
 
@@ -11,6 +12,7 @@ PACKAGES=(
   libtorch-dev python3-torch
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   zip patchelf debootstrap
+  flatbuffers-compiler libflatbuffers-dev
 )
 
 missing=()

@@ -55,27 +55,54 @@ struct ConstantData {
   std::vector<std::unique_ptr<uint8_t[]>> bytes;  // by value; empty until loaded
 };
 
-// A method loaded once and executed many times (an ExecuTorch Method): the
-// values' tensors persist across executions; each execution runs in a fresh
-// arena while the previous one stays allocated and entirely poisoned.
+// A method loaded once and executed many times (an ExecuTorch Method): what the
+// rewrite path runs. The reference's is RewriteMethod below; a backend may bring
+// its own (Backend::make_method: executorch-runtime loads a real ExecuTorch
+// program), judged the same way.
+class MethodUnderTest {
+ public:
+  virtual ~MethodUnderTest() = default;
+  // One execution at `c`'s sizes (its analysis `info`, same value table as the
+  // plan's).
+  virtual RewriteExecution execute(const Case& c, const ProgramInfo& info,
+                                   const std::vector<TensorValue>& inputs) = 0;
+  // Two executions, the second of which shows stale pointers (RewritePathResult).
+  RewritePathResult execute_twice(const Case& c, const ProgramInfo& info,
+                                  const std::vector<TensorValue>& inputs);
+};
+
+// What a method is made from: the pass's rewrite and the planner's plan of a
+// program (its analysis at the plan's sizes), how aliases are materialised, and
+// (version 4) the bound sizes the plan holds, per value (nullptr: static).
+struct MethodSpec {
+  const ProgramInfo& planned;
+  const RewritePlan& rewrite;
+  const MemoryPlan& plan;
+  const KernelTable& kernels;
+  AliasMode mode = AliasMode::RuntimeOp;
+  const std::vector<std::vector<int64_t>>* bounds = nullptr;
+};
+using MethodFactory = std::unique_ptr<MethodUnderTest> (*)(const MethodSpec& spec);
+
+// The reference's method: the values' tensors persist across executions; each
+// execution runs in a fresh arena while the previous one stays allocated and
+// entirely poisoned.
 // Version 4: `bounds` (per value, or nullptr) are the sizes the plan holds:
 // every planned tensor starts each execution at its bound, DYNAMIC_BOUND, so the
 // kernels resize their outs to the actual results, and an alias prim op's out
 // starts at its bound's sizes the first time.
-class RewriteMethod {
+class RewriteMethod : public MethodUnderTest {
  public:
   RewriteMethod(const ProgramInfo& planned, const RewritePlan& rewrite, const MemoryPlan& plan,
                 const KernelTable& kernels, AliasMode mode,
                 const std::vector<std::vector<int64_t>>* bounds = nullptr);
-  ~RewriteMethod();
+  explicit RewriteMethod(const MethodSpec& s)
+      : RewriteMethod(s.planned, s.rewrite, s.plan, s.kernels, s.mode, s.bounds) {}
+  ~RewriteMethod() override;
   RewriteMethod(const RewriteMethod&) = delete;
   RewriteMethod& operator=(const RewriteMethod&) = delete;
-  // One execution at `c`'s sizes (its analysis `info`, same value table as the
-  // plan's).
-  RewriteExecution execute(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs);
-  // Two executions, the second of which shows stale pointers (RewritePathResult).
-  RewritePathResult execute_twice(const Case& c, const ProgramInfo& info,
-                                  const std::vector<TensorValue>& inputs);
+  RewriteExecution execute(const Case& c, const ProgramInfo& info,
+                           const std::vector<TensorValue>& inputs) override;
 
  private:
   const RewritePlan& rewrite_;

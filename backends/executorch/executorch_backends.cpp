@@ -14,26 +14,14 @@
 
 #include "backends/backend.h"
 #include "backends/executorch/adapter.h"
+#include "backends/executorch/portable_kernels.h"
 #include "backends/executorch/et_slice_prim.h"
 #include "backends/executorch/portable_limits.h"
 #include "backends/executorch/process_killers.h"
+#include "backends/executorch/runtime/pte_writer.h"
+#include "backends/executorch/runtime/runtime_method.h"
 #include "backends/executorch/view_copy_kernels.h"
 
-// The portable kernels, declared exactly as defined (ExecuTorch's codegen
-// declares them upstream; this tree has no generated headers).
-namespace torch::executor::native {
-using executorch::aten::Scalar;
-using executorch::aten::Tensor;
-using executorch::runtime::KernelRuntimeContext;
-Tensor& slice_copy_Tensor_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
-                              std::optional<int64_t> start_val, std::optional<int64_t> end_val,
-                              int64_t step, Tensor& out);
-Tensor& clone_out(KernelRuntimeContext& context, const Tensor& self,
-                  std::optional<executorch::aten::MemoryFormat> memory_format, Tensor& out);
-Tensor& copy_(KernelRuntimeContext& ctx, Tensor& in, const Tensor& src, bool non_blocking);
-Tensor& add_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
-                       const Scalar& alpha, Tensor& out);
-}  // namespace torch::executor::native
 
 namespace slicefuzz {
 
@@ -108,6 +96,13 @@ void et_slice_prim_op(KernelRuntimeContext& ctx, EValue** stack) {
   });
 }
 
+// executorch-portable's limits, and what is not written as a .pte yet.
+std::string runtime_limits(const Case& c, const ProgramInfo& info) {
+  std::string why = et_limits::portable_limits(c, info);
+  if (why.empty()) why = et_runtime::pte_unwritable(c, info);
+  return why;
+}
+
 }  // namespace
 
 void add_executorch_backends(std::vector<Backend>& out) {
@@ -142,6 +137,21 @@ void add_executorch_backends(std::vector<Backend>& out) {
   b.outside_limits = &et_limits::portable_limits;
   b.process_killing_known_finding = &et_limits::process_killing_known_finding;
   out.push_back(b);
+
+  // The same kernels on the copy path; the rewrite path a real ExecuTorch
+  // program run by ExecuTorch's Method (backends/executorch/runtime/).
+  Backend r = b;
+  r.name = "executorch-runtime";
+  r.description =
+      "each case written as a real ExecuTorch program (.pte) and run by ExecuTorch's Program::load, "
+      "Method and prim ops over the poisoned arena, aliases as runtime prim ops and as planned "
+      "allocation_info offsets; executorch-portable's kernels on the copy path";
+  r.alias_mode = AliasMode::Both;
+  r.make_method = &et_runtime::make_runtime_method;
+  r.outside_limits = &runtime_limits;
+  r.symbolic_programs_unsupported =
+      "programs with symbols (version 4): the .pte writer writes no SymInt values or DYNAMIC_BOUND tensors yet";
+  out.push_back(r);
 }
 
 }  // namespace slicefuzz

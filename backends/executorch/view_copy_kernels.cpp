@@ -8,34 +8,9 @@
 #include <optional>
 
 #include "backends/executorch/adapter.h"
+#include "backends/executorch/portable_kernels.h"
 #include "backends/executorch/et_select_prim.h"
 
-// The portable kernels, declared exactly as defined (ExecuTorch's codegen
-// declares them upstream; this tree has no generated headers).
-namespace torch::executor::native {
-using executorch::aten::ArrayRef;
-using executorch::aten::OptionalArrayRef;
-using executorch::aten::Tensor;
-using executorch::runtime::KernelRuntimeContext;
-Tensor& select_copy_int_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
-                            int64_t index, Tensor& out);
-Tensor& squeeze_copy_dim_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
-                             Tensor& out);
-Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in, ArrayRef<int64_t> dims,
-                              Tensor& out);
-Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
-                           Tensor& out);
-Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
-                      ArrayRef<int64_t> size_int64_t, Tensor& out);
-Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t start,
-                        int64_t length, Tensor& out);
-Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> expand_sizes,
-                        bool implicit, Tensor& out);
-// _clone_dim_order_out, or _to_dim_order_copy_out in a tree without it (CMakeLists.txt).
-Tensor& SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(KernelRuntimeContext& ctx, const Tensor& self,
-                                            bool non_blocking, OptionalArrayRef<int64_t> dim_order,
-                                            Tensor& out);
-}  // namespace torch::executor::native
 
 namespace slicefuzz::et_kernels {
 

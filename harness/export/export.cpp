@@ -149,8 +149,9 @@ bool collect_rewrite_replay(const Case& c, const Backend& backend, const RunOpti
           return encode_plans(made);
         }
         if (job == 2) return alias_prims_called_directly(p.c, p.info, made.rewrite, backend);
-        RewritePathResult rw = run_rewrite_path(p.c, p.info, make_input_values(p.info),
-                                                made.rewrite, made.plan, backend.kernels, mode);
+        RewritePathResult rw =
+            make_rewrite_method(backend, MethodSpec{p.info, made.rewrite, made.plan, backend.kernels, mode})
+                ->execute_twice(p.c, p.info, make_input_values(p.info));
         std::string text;
         for (const AliasRecord& a : rw.aliases)
           text += std::to_string(a.value) + " " + std::to_string(a.delta_bytes) + " " +
@@ -224,10 +225,11 @@ bool collect_dynamic_rewrite_replay(const Case& c, const Backend& backend, const
           }
           return text;
         }
-        RewriteMethod method(s.bound_info, s.rewrite, s.plan, backend.kernels, mode, &dynamic.bound_sizes);
+        const std::unique_ptr<MethodUnderTest> method = make_rewrite_method(
+            backend, MethodSpec{s.bound_info, s.rewrite, s.plan, backend.kernels, mode, &dynamic.bound_sizes});
         for (size_t k = 0; k < running.size(); ++k) {
           const RewritePathResult r =
-              method.execute_twice(running[k]->c, running[k]->info, make_input_values(running[k]->info));
+              method->execute_twice(running[k]->c, running[k]->info, make_input_values(running[k]->info));
           for (const AliasRecord& a : r.aliases)
             text += std::to_string(k) + " " + std::to_string(a.value) + " " +
                     std::to_string(a.delta_bytes) + " " + std::to_string(a.nbytes) + "\n";

@@ -46,7 +46,7 @@ struct ScheduleState {
   const MemoryPlan* copy_plan = nullptr;
   const std::vector<ScheduledVerdict>* verdicts = nullptr;
   const TorchOracleResult* torch = nullptr;  // this execution's, computed up front
-  std::array<RewriteMethod*, 2> methods{nullptr, nullptr};  // by ExecutionRecord::mode_index
+  std::array<MethodUnderTest*, 2> methods{nullptr, nullptr};  // by ExecutionRecord::mode_index
   // What the backend's pass was told in the round that settled the rewrite (the
   // ops kept copies, the program with its symbols): at one execution's sizes it
   // decides what the schedule decided, so the provenance shadow (int64, sizes of

@@ -61,7 +61,7 @@ Finding input_check_finding(const Case& c, const ExecutionInfo& e, const Backend
 struct Schedule : ScheduledRewrite {
   std::vector<TorchOracleResult> torch;  // per execution that runs, in order
   std::vector<ScheduledVerdict> verdicts;
-  std::array<std::unique_ptr<RewriteMethod>, 2> methods;
+  std::array<std::unique_ptr<MethodUnderTest>, 2> methods;
 };
 
 // The analysis the plan is made from: the execution that runs the most ops
@@ -95,8 +95,8 @@ std::unique_ptr<Schedule> plan_schedule(const Case& symbolic, const std::vector<
   s->verdicts = judge_eligibility_over_executions(symbolic, running, torch, aliased_ops, planned);
   for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned})
     if (backend.alias_mode == AliasMode::Both || backend.alias_mode == mode)
-      s->methods[ExecutionRecord::mode_index(mode)] = std::make_unique<RewriteMethod>(
-          s->bound_info, s->rewrite, s->plan, backend.kernels, mode, &dynamic.bound_sizes);
+      s->methods[ExecutionRecord::mode_index(mode)] = make_rewrite_method(
+          backend, MethodSpec{s->bound_info, s->rewrite, s->plan, backend.kernels, mode, &dynamic.bound_sizes});
   return s;
 }
 

@@ -154,7 +154,8 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
       if (r.schedule && r.schedule->methods[m])
         r.runs[m] = r.schedule->methods[m]->execute_twice(c, info, r.inputs);
       else
-        r.runs[m] = run_rewrite_path(c, info, r.inputs, *r.rewrite, *r.plan, backend.kernels, mode);
+        r.runs[m] = make_rewrite_method(backend, MethodSpec{info, *r.rewrite, *r.plan, backend.kernels, mode})
+                        ->execute_twice(c, info, r.inputs);
       return;
     }
     case Stage::WorkerRun:

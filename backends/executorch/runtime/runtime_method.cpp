@@ -1,0 +1,215 @@
+// executorch-runtime's method: the program written as a real ExecuTorch program
+// (pte_writer.h), loaded with ExecuTorch's Program::load from a buffer data
+// loader (full verification), its method loaded with load_method over
+// slicefuzz's poisoned arena as the planned buffer, inputs set with set_input,
+// executed with Method::execute, outputs read with get_output. The probes
+// (runtime_kernels.h) keep the arena's poisoning schedule per op and record where
+// each alias points; the judge is the same as for every backend.
+//
+// Unlike the reference's RewriteMethod, the method's planned memory is fixed when
+// it is loaded, as a deployed ExecuTorch Method's is: every execution runs over
+// the same arena, poisoned again and refilled between executions.
+#include "backends/executorch/runtime/runtime_method.h"
+
+#include <executorch/extension/data_loader/buffer_data_loader.h>
+#include <executorch/runtime/executor/method.h>
+#include <executorch/runtime/executor/program.h>
+
+#include <optional>
+
+#include "backends/executorch/adapter.h"
+#include "backends/executorch/runtime/pte_writer.h"
+#include "backends/executorch/runtime/runtime_kernels.h"
+#include "program/arena.h"
+#include "program/op_layout_facts.h"
+#include "program/tensor_conversion.h"
+
+namespace slicefuzz::et_runtime {
+
+namespace {
+
+namespace rt = executorch::runtime;
+using executorch::extension::BufferDataLoader;
+
+std::string error_text(rt::Error e) { return "error 0x" + [&] {
+  char b[16];
+  std::snprintf(b, sizeof b, "%x", static_cast<unsigned>(e));
+  return std::string(b);
+}(); }
+
+class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
+ public:
+  explicit EtRuntimeMethod(const MethodSpec& s) : spec_(s) {}
+
+  RewriteExecution execute(const Case& c, const ProgramInfo& info,
+                           const std::vector<TensorValue>& inputs) override {
+    RewriteExecution out;
+    if (!loaded_) load(c, info);
+    if (!load_error_.empty()) {
+      out.path.error_op = load_error_op_;
+      out.path.error_message = load_error_;
+      return out;
+    }
+    aliases_ = &out.aliases;
+    current_op_ = -1;
+    // The previous execution's bytes are gone (retired): regions open afresh.
+    arena_->retire();
+    open_step(0);
+    std::vector<std::vector<uint8_t>> input_bytes(inputs.size());
+    for (size_t k = 0; k < layout_.inputs.size() && k < inputs.size(); ++k) {
+      Tensor t = value_meta(info.values[layout_.inputs[k]]);
+      input_bytes[k].assign(std::max<size_t>(t.nbytes(), 1), 0);
+      t.data = input_bytes[k].data();
+      t.capacity_nbytes = t.nbytes();
+      write_tensor_value(inputs[k], t);
+      et_adapter::EtTensor et(t);
+      const rt::Error e = et.ok() ? method_->set_input(rt::EValue(et.get()), k) : rt::Error::NotSupported;
+      if (e != rt::Error::Ok) {
+        out.path.error_op = 0;
+        out.path.error_message = "ExecuTorch's set_input(" + std::to_string(k) + ") refused it (" +
+                                 error_text(e) + "): " + et_adapter::take_log();
+        return out;
+      }
+    }
+    close_step(0);
+    et_adapter::take_log();
+    rt::Error e;
+    {
+      ProbeScope scope(this);
+      e = method_->execute();
+    }
+    if (e != rt::Error::Ok) {
+      const std::string log = et_adapter::take_log();
+      out.path.error_op = current_op_ < 0 ? 0 : current_op_;
+      out.path.error_message = "ExecuTorch: " + (log.empty() ? "Method::execute failed, " + error_text(e) : log);
+    } else if (info.failing_op >= 0) {
+      out.path.ran_past_failure = true;
+    } else {
+      for (size_t i = 0; i < layout_.outputs.size(); ++i) {
+        const rt::EValue& v = method_->get_output(i);
+        const ValueInfo& val = info.values[layout_.outputs[i]];
+        if (!v.isTensor()) {
+          out.path.error_op = static_cast<int>(c.ops.size()) - 1;
+          out.path.error_message = "ExecuTorch's output " + std::to_string(i) + " is not a tensor";
+          return out;
+        }
+        out.path.outputs.push_back(read_output(v.toTensor(), val.dtype));
+      }
+    }
+    aliases_ = nullptr;
+    return out;
+  }
+
+ private:
+  void load(const Case& c, const ProgramInfo& info) {
+    loaded_ = true;
+    load_error_op_ = 0;
+    if (!register_runtime_kernels()) {
+      load_error_ = "ExecuTorch's kernel registry refused slicefuzz's kernels";
+      return;
+    }
+    PteOptions options;
+    options.mode = spec_.mode;
+    if (std::string why = write_pte(c, info, spec_.rewrite, spec_.plan, options, pte_, layout_); !why.empty()) {
+      load_error_ = "not written as an ExecuTorch program: " + why;
+      return;
+    }
+    nv_ = static_cast<int>(std::min(info.values.size(), spec_.plan.tensors.size()));
+    arena_ = std::make_unique<Arena>(layout_.arena_bytes);
+    failing_out_.assign(static_cast<size_t>(layout_.failing_out_bytes), 0);
+    buffers_ = {rt::Span<uint8_t>(arena_->base(), arena_->size())};
+    if (!failing_out_.empty()) buffers_.emplace_back(failing_out_.data(), failing_out_.size());
+    planned_.emplace(rt::Span<rt::Span<uint8_t>>(buffers_.data(), buffers_.size()));
+    method_pool_.assign((size_t{1} << 20) + 4096 * info.values.size(), 0);
+    method_allocator_.emplace(static_cast<uint32_t>(method_pool_.size()), method_pool_.data());
+    memory_.emplace(&*method_allocator_, &*planned_);
+    loader_.emplace(pte_.data(), pte_.size());
+    et_adapter::take_log();
+    rt::Result<rt::Program> program = rt::Program::load(&*loader_, rt::Program::Verification::InternalConsistency);
+    if (!program.ok()) {
+      load_error_ = "ExecuTorch's Program::load refused the program (" + error_text(program.error()) +
+                    "): " + et_adapter::take_log();
+      return;
+    }
+    program_.emplace(std::move(program.get()));
+    // Loading sets every planned tensor's pointer: the arena's regions are
+    // poisoned, which is fine (nothing is read or written while loading).
+    rt::Result<rt::Method> method = program_->load_method("forward", &*memory_);
+    if (!method.ok()) {
+      load_error_ = "ExecuTorch's load_method refused the program (" + error_text(method.error()) +
+                    "): " + et_adapter::take_log();
+      return;
+    }
+    method_.emplace(std::move(method.get()));
+    load_error_.clear();
+  }
+
+  TensorValue read_output(const executorch::aten::Tensor& t, ScalarType dtype) const {
+    Tensor meta;
+    int64_t sizes[kMaxRank] = {};
+    uint8_t order[kMaxRank] = {};
+    const int rank = static_cast<int>(t.dim());
+    for (int d = 0; d < rank && d < kMaxRank; ++d) sizes[d] = t.size(d), order[d] = t.dim_order()[d];
+    make_tensor_meta(dtype, rank, sizes, order, meta);
+    meta.data = const_cast<void*>(t.const_data_ptr());
+    meta.capacity_nbytes = meta.nbytes();
+    return to_tensor_value(meta);
+  }
+
+  // In the arena: a non-alias value (runtime-op mode's aliases have no bytes of
+  // their own; planned mode's are inside their root's).
+  bool owns_bytes(int v) const { return v < nv_ && !spec_.rewrite.is_alias(v); }
+  void open_step(int step) {
+    for (int v = 0; v < nv_; ++v)
+      if (owns_bytes(v) && spec_.plan.tensors[v].first_step == step && spec_.plan.tensors[v].nbytes > 0)
+        arena_->open(spec_.plan.tensors[v]);
+  }
+  void close_step(int step) {
+    for (int v = 0; v < nv_; ++v)
+      if (owns_bytes(v) && spec_.plan.tensors[v].last_step == step) arena_->close(spec_.plan.tensors[v]);
+  }
+
+  // The probes (ProbeSink).
+  void enter(int step) override {
+    current_op_ = step - 1;
+    open_step(step);
+  }
+  void leave(int step) override { close_step(step); }
+  void alias(int op, int value, int root, const void* alias_data, size_t alias_nbytes, const void* root_data,
+             size_t root_nbytes) override {
+    if (!aliases_) return;
+    // As integers: a stale pointer may point anywhere.
+    aliases_->push_back(AliasRecord{op, value, root,
+                                    static_cast<int64_t>(reinterpret_cast<uintptr_t>(alias_data) -
+                                                         reinterpret_cast<uintptr_t>(root_data)),
+                                    static_cast<int64_t>(alias_nbytes), static_cast<int64_t>(root_nbytes)});
+  }
+
+  const MethodSpec spec_;
+  bool loaded_ = false;
+  std::string load_error_;
+  int load_error_op_ = 0;
+  std::vector<uint8_t> pte_;
+  PteLayout layout_;
+  int nv_ = 0;
+  std::unique_ptr<Arena> arena_;
+  std::vector<uint8_t> failing_out_;
+  std::vector<rt::Span<uint8_t>> buffers_;
+  std::optional<rt::HierarchicalAllocator> planned_;
+  std::vector<uint8_t> method_pool_;
+  std::optional<rt::MemoryAllocator> method_allocator_;
+  std::optional<rt::MemoryManager> memory_;
+  std::optional<BufferDataLoader> loader_;
+  std::optional<rt::Program> program_;
+  std::optional<rt::Method> method_;
+  std::vector<AliasRecord>* aliases_ = nullptr;
+  int current_op_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<MethodUnderTest> make_runtime_method(const MethodSpec& spec) {
+  return std::make_unique<EtRuntimeMethod>(spec);
+}
+
+}  // namespace slicefuzz::et_runtime

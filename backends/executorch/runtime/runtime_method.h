@@ -1,0 +1,15 @@
+// executorch-runtime's method (runtime_method.cpp): the rewrite path as a real
+// ExecuTorch program run by ExecuTorch's own Method.
+#pragma once
+#include <memory>
+
+#include "program/arena_executor.h"
+
+namespace slicefuzz::et_runtime {
+
+// Backend::make_method of executorch-runtime. The program is written and loaded
+// when the method first executes (from that execution's case); a program
+// ExecuTorch refuses to load is that execution's error, at op 0.
+std::unique_ptr<MethodUnderTest> make_runtime_method(const MethodSpec& spec);
+
+}  // namespace slicefuzz::et_runtime
