@@ -147,11 +147,38 @@ void add_executorch_backends(std::vector<Backend>& out) {
       "Method and prim ops over the poisoned arena, aliases as runtime prim ops and as planned "
       "allocation_info offsets; executorch-portable's kernels on the copy path";
   r.alias_mode = AliasMode::Both;
-  r.make_method = &et_runtime::make_runtime_method;
+  r.make_method = et_runtime::runtime_method_factory(et_runtime::PteFault::None);
   r.outside_limits = &runtime_limits;
   r.symbolic_programs_unsupported =
       "programs with symbols (version 4): the .pte writer writes no SymInt values or DYNAMIC_BOUND tensors yet";
   out.push_back(r);
+
+  // Its faulty variants, one real bug class each (the self-test must kill them).
+  struct Variant {
+    const char* name;
+    const char* description;
+    et_runtime::PteFault fault;
+  };
+  const Variant variants[] = {
+      {"faulty-et-runtime-offset-without-delta",
+       "executorch-runtime whose .pte gives a planned alias its root's allocation_info offset (the alias "
+       "delta lost)",
+       et_runtime::PteFault::AliasOffsetWithoutDelta},
+      {"faulty-et-runtime-drops-dim-order",
+       "executorch-runtime whose .pte writer writes every tensor in the default dim order, whatever its own",
+       et_runtime::PteFault::DropsDimOrder},
+      {"faulty-et-runtime-pointer-once",
+       "executorch-runtime whose alias prim ops set out's data pointer only while it is null "
+       "(pytorch/executorch issue 2843), over inputs in fresh memory at every execution",
+       et_runtime::PteFault::PrimKeepsFirstPointer},
+  };
+  for (const Variant& v : variants) {
+    Backend f = r;
+    f.name = v.name;
+    f.description = v.description;
+    f.make_method = et_runtime::runtime_method_factory(v.fault);
+    out.push_back(f);
+  }
 }
 
 }  // namespace slicefuzz

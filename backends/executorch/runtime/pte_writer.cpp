@@ -138,14 +138,14 @@ Call kernel_call(const Op& op, const OpInfo& oi, ValueTable& v) {
 
 // The alias prim op an aliased view-copy op runs (runtime-op mode): the stacks
 // of program/kernel_table.h's call_alias_prim, as an ExecuTorch program holds them.
-Call alias_call(const Op& op, const OpInfo& oi, const ProgramInfo& info, ValueTable& v) {
+Call alias_call(const Op& op, const OpInfo& oi, const ProgramInfo& info, ValueTable& v, bool faulty_prims) {
   Call call;
   const std::string prim = op_alias_prim(op.kind);
   const std::vector<int64_t>& src_sizes = info.values[oi.src].sizes;
   const int64_t rank = static_cast<int64_t>(src_sizes.size());
   call.args.push_back(oi.src);
   if (prim == "et_slice") {
-    call.name = kEtSlicePrim, call.overload = "default";
+    call.name = faulty_prims ? kFaultyEtSlicePrim : kEtSlicePrim, call.overload = "default";
     if (op.kind == OpKind::NarrowCopy && rank > 0 && op.dim >= -rank && op.dim < rank) {
       // [start, start + length) as et_slice's start and end, a negative start
       // first counted from the end (as call_alias_prim does).
@@ -162,12 +162,12 @@ Call alias_call(const Op& op, const OpInfo& oi, const ProgramInfo& info, ValueTa
       call.args.push_back(v.add_int(op.step));
     }
   } else if (prim == "et_select") {
-    call.name = kEtSelectPrim, call.overload = "default";
+    call.name = faulty_prims ? kFaultyEtSelectPrim : kEtSelectPrim, call.overload = "default";
     call.args.push_back(v.add_int(op.dim));
     call.args.push_back(v.add_int(op.index));
   } else {
     // et_view(Tensor self, int[] size): the result's sizes, as memory.view carries them.
-    call.name = kEtViewPrim, call.overload = "default";
+    call.name = faulty_prims ? kFaultyEtViewPrim : kEtViewPrim, call.overload = "default";
     call.args.push_back(v.add_int_list(info.values[oi.result].sizes));
   }
   call.args.push_back(oi.result);
@@ -176,9 +176,11 @@ Call alias_call(const Op& op, const OpInfo& oi, const ProgramInfo& info, ValueTa
 
 // A value's Tensor: sizes (int32) and dim order of `meta`, placed per `where`.
 flatbuffers::Offset<fb::Tensor> tensor_of(fbb_t& b, const Tensor& meta, std::optional<uint32_t> memory_id,
-                                          int64_t offset) {
+                                          int64_t offset, bool drop_dim_order) {
   std::vector<int32_t> sizes(meta.sizes, meta.sizes + meta.rank);
   std::vector<uint8_t> order(meta.dim_order, meta.dim_order + meta.rank);
+  if (drop_dim_order)
+    for (int d = 0; d < meta.rank; ++d) order[d] = static_cast<uint8_t>(d);
   flatbuffers::Offset<fb::AllocationDetails> at = 0;
   if (memory_id) {
     const uint64_t o = static_cast<uint64_t>(offset);
@@ -207,6 +209,8 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
                       PteLayout& layout) {
   if (std::string why = pte_unwritable(c, info); !why.empty()) return why;
   const bool planned_aliases = options.mode == AliasMode::Planned;
+  if (planned_aliases && !options.planned_inputs) return "planned aliases need planned inputs (their roots)";
+  const bool drop_order = options.fault == PteFault::DropsDimOrder;
   fbb_t b;
   ValueTable v(b);
   const int ops_run = info.failing_op < 0 ? static_cast<int>(c.ops.size()) : info.failing_op + 1;
@@ -223,7 +227,7 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
       const Op& op = c.ops[info.failing_op];
       const Tensor out = failing_out_meta(op, value_meta(info.values[info.ops[info.failing_op].src]));
       layout.failing_out_bytes = std::max<int64_t>(static_cast<int64_t>(out.nbytes()), 1);
-      v.add(fb::KernelTypes::Tensor, tensor_of(b, out, kFailingOutMemoryId, 0).Union());
+      v.add(fb::KernelTypes::Tensor, tensor_of(b, out, kFailingOutMemoryId, 0, drop_order).Union());
       continue;
     }
     if (!val.known || k >= nv) {
@@ -233,9 +237,12 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
     }
     const Tensor meta = value_meta(val);
     const bool alias = rewrite.is_alias(k);
+    const bool input = k < info.num_inputs;
     std::optional<uint32_t> memory;
-    if (!alias || planned_aliases) memory = kArenaMemoryId;
-    v.add(fb::KernelTypes::Tensor, tensor_of(b, meta, memory, plan.tensors[k].offset).Union());
+    if ((!alias || planned_aliases) && (!input || options.planned_inputs)) memory = kArenaMemoryId;
+    int64_t offset = plan.tensors[k].offset;
+    if (alias && options.fault == PteFault::AliasOffsetWithoutDelta) offset = plan.tensors[rewrite.root[k]].offset;
+    v.add(fb::KernelTypes::Tensor, tensor_of(b, meta, memory, offset, drop_order).Union());
   }
   for (int k = 0; k < info.num_inputs; ++k) layout.inputs.push_back(k);
   if (info.failing_op < 0) layout.outputs = info.outputs;
@@ -265,7 +272,7 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
       emit(call);
     } else {
       // A planned alias runs nothing: it is where its allocation_info puts it.
-      if (!planned_aliases) emit(alias_call(op, oi, info, v));
+      if (!planned_aliases) emit(alias_call(op, oi, info, v, options.fault == PteFault::PrimKeepsFirstPointer));
       const int root = rewrite.root[oi.result];
       probe(kProbeAlias, {oi.result, root, v.add_int(k), v.add_int(oi.result), v.add_int(root)});
     }

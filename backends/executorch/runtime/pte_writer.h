@@ -33,6 +33,10 @@ namespace slicefuzz::et_runtime {
 inline constexpr const char* kEtSlicePrim = "slicefuzz_prim::et_slice";
 inline constexpr const char* kEtSelectPrim = "slicefuzz_prim::et_select";
 inline constexpr const char* kEtViewPrim = "executorch_prim::et_view";
+// PteFault::PrimKeepsFirstPointer's prim ops (runtime_kernels.cpp).
+inline constexpr const char* kFaultyEtSlicePrim = "slicefuzz_faulty::et_slice";
+inline constexpr const char* kFaultyEtSelectPrim = "slicefuzz_faulty::et_select";
+inline constexpr const char* kFaultyEtViewPrim = "slicefuzz_faulty::et_view";
 // probe_enter(int step) before op `step - 1`, probe_leave(int step) after it;
 // probe_alias(Tensor alias, Tensor root, int op, int value, int root) after an
 // aliased op, recording where the alias points.
@@ -40,9 +44,27 @@ inline constexpr const char* kProbeEnter = "slicefuzz_probe::enter";
 inline constexpr const char* kProbeLeave = "slicefuzz_probe::leave";
 inline constexpr const char* kProbeAlias = "slicefuzz_probe::alias";
 
+// Deliberate defects of a program writer and its prim ops, one real bug class
+// each, for the self-test's faulty variants (docs/selftest.md).
+enum class PteFault : uint8_t {
+  None,
+  // A planned alias's allocation_info at its root's offset: the alias delta lost.
+  AliasOffsetWithoutDelta,
+  // Every tensor written in the default dim order, whatever its own.
+  DropsDimOrder,
+  // The alias prim ops set out's data pointer only while it is null
+  // (pytorch/executorch issue 2843), registered as slicefuzz_faulty::*.
+  PrimKeepsFirstPointer,
+};
+
 struct PteOptions {
   AliasMode mode = AliasMode::RuntimeOp;  // RuntimeOp or Planned
   bool probes = true;
+  // Inputs in planned memory (set_input copies them into the arena), or not
+  // (set_input shares the caller's buffer: a program exported without planning
+  // its inputs). Planned aliases need planned roots.
+  bool planned_inputs = true;
+  PteFault fault = PteFault::None;
 };
 
 // What the one who runs the written program needs to know of it.

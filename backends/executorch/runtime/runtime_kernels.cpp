@@ -8,6 +8,7 @@
 // (CMakeLists.txt).
 #include "backends/executorch/runtime/runtime_kernels.h"
 
+#include <executorch/kernels/prim_ops/et_view.h>
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 
@@ -44,6 +45,18 @@ bool arity(KernelRuntimeContext& ctx, Stack s, size_t n) {
 
 std::optional<int64_t> opt_int(const EValue* v) {
   return v->isNone() ? std::nullopt : std::optional<int64_t>(v->toInt());
+}
+
+// PteFault::PrimKeepsFirstPointer: the prim op sets out's data pointer only
+// while it is null (pytorch/executorch issue 2843); executed again over other
+// memory, the alias keeps the first execution's pointer.
+template <void (*Prim)(KernelRuntimeContext&, Stack)>
+void pointer_once(KernelRuntimeContext& ctx, Stack s) {
+  if (s.size() == 0 || !s[s.size() - 1]->isTensor()) return Prim(ctx, s);
+  executorch::aten::TensorImpl* out = s[s.size() - 1]->toTensor().unsafeGetTensorImpl();
+  void* kept = out->mutable_data();
+  Prim(ctx, s);
+  if (kept) out->set_data(kept);
 }
 
 const Kernel kKernels[] = {
@@ -114,6 +127,9 @@ const Kernel kKernels[] = {
            }),
     Kernel("slicefuzz_prim::et_slice.default", &et_prim::et_slice),
     Kernel("slicefuzz_prim::et_select.default", &et_prim::et_select),
+    Kernel("slicefuzz_faulty::et_slice.default", &pointer_once<&et_prim::et_slice>),
+    Kernel("slicefuzz_faulty::et_select.default", &pointer_once<&et_prim::et_select>),
+    Kernel("slicefuzz_faulty::et_view.default", &pointer_once<&torch::executor::function::et_view>),
     Kernel("slicefuzz_probe::enter.default",
            [](KernelRuntimeContext&, Stack s) {
              if (g_sink && s.size() == 1) g_sink->enter(static_cast<int>(s[0]->toInt()));

@@ -15,6 +15,7 @@
 #include <executorch/runtime/executor/method.h>
 #include <executorch/runtime/executor/program.h>
 
+#include <cstring>
 #include <optional>
 
 #include "backends/executorch/adapter.h"
@@ -22,6 +23,7 @@
 #include "backends/executorch/runtime/runtime_kernels.h"
 #include "program/arena.h"
 #include "program/op_layout_facts.h"
+#include "program/poison.h"
 #include "program/tensor_conversion.h"
 
 namespace slicefuzz::et_runtime {
@@ -37,9 +39,27 @@ std::string error_text(rt::Error e) { return "error 0x" + [&] {
   return std::string(b);
 }(); }
 
+// One execution's input bytes when the program does not plan its inputs
+// (set_input shares them): retired after the execution as an arena is, kept
+// (poisoned) until the next execution has run, then freed.
+class InputBuffer {
+ public:
+  explicit InputBuffer(size_t n) : n_(std::max<size_t>(n, 1)), data_(new uint8_t[n_]()) {}
+  ~InputBuffer() { unpoison_region(data_.get(), n_); }
+  uint8_t* data() const { return data_.get(); }
+  void retire() {
+    std::memset(data_.get(), 0x5A, n_);
+    poison_region(data_.get(), n_);
+  }
+
+ private:
+  size_t n_;
+  std::unique_ptr<uint8_t[]> data_;
+};
+
 class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
  public:
-  explicit EtRuntimeMethod(const MethodSpec& s) : spec_(s) {}
+  EtRuntimeMethod(const MethodSpec& s, PteFault fault) : spec_(s), fault_(fault) {}
 
   RewriteExecution execute(const Case& c, const ProgramInfo& info,
                            const std::vector<TensorValue>& inputs) override {
@@ -55,11 +75,14 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
     // The previous execution's bytes are gone (retired): regions open afresh.
     arena_->retire();
     open_step(0);
-    std::vector<std::vector<uint8_t>> input_bytes(inputs.size());
+    // Planned inputs are copied into the arena by set_input; unplanned ones are
+    // shared, in fresh memory at every execution (as the reference's fresh arena).
+    previous_inputs_ = std::move(inputs_);
+    inputs_.clear();
     for (size_t k = 0; k < layout_.inputs.size() && k < inputs.size(); ++k) {
       Tensor t = value_meta(info.values[layout_.inputs[k]]);
-      input_bytes[k].assign(std::max<size_t>(t.nbytes(), 1), 0);
-      t.data = input_bytes[k].data();
+      inputs_.push_back(std::make_unique<InputBuffer>(t.nbytes()));
+      t.data = inputs_.back()->data();
       t.capacity_nbytes = t.nbytes();
       write_tensor_value(inputs[k], t);
       et_adapter::EtTensor et(t);
@@ -97,6 +120,8 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
       }
     }
     aliases_ = nullptr;
+    for (auto& in : inputs_) in->retire();
+    previous_inputs_.clear();
     return out;
   }
 
@@ -110,6 +135,10 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
     }
     PteOptions options;
     options.mode = spec_.mode;
+    options.fault = fault_;
+    // Runtime-op aliases over unplanned inputs: each execution's inputs in other
+    // memory, so that a pointer kept from an earlier execution is caught.
+    options.planned_inputs = spec_.mode != AliasMode::RuntimeOp;
     if (std::string why = write_pte(c, info, spec_.rewrite, spec_.plan, options, pte_, layout_); !why.empty()) {
       load_error_ = "not written as an ExecuTorch program: " + why;
       return;
@@ -186,6 +215,8 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
   }
 
   const MethodSpec spec_;
+  const PteFault fault_;
+  std::vector<std::unique_ptr<InputBuffer>> inputs_, previous_inputs_;
   bool loaded_ = false;
   std::string load_error_;
   int load_error_op_ = 0;
@@ -208,8 +239,21 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
 
 }  // namespace
 
-std::unique_ptr<MethodUnderTest> make_runtime_method(const MethodSpec& spec) {
-  return std::make_unique<EtRuntimeMethod>(spec);
+namespace {
+template <PteFault F>
+std::unique_ptr<MethodUnderTest> make_with(const MethodSpec& spec) {
+  return std::make_unique<EtRuntimeMethod>(spec, F);
+}
+}  // namespace
+
+MethodFactory runtime_method_factory(PteFault fault) {
+  switch (fault) {
+    case PteFault::None: return &make_with<PteFault::None>;
+    case PteFault::AliasOffsetWithoutDelta: return &make_with<PteFault::AliasOffsetWithoutDelta>;
+    case PteFault::DropsDimOrder: return &make_with<PteFault::DropsDimOrder>;
+    case PteFault::PrimKeepsFirstPointer: return &make_with<PteFault::PrimKeepsFirstPointer>;
+  }
+  return &make_with<PteFault::None>;
 }
 
 }  // namespace slicefuzz::et_runtime

@@ -3,13 +3,15 @@
 #pragma once
 #include <memory>
 
+#include "backends/executorch/runtime/pte_writer.h"
 #include "program/arena_executor.h"
 
 namespace slicefuzz::et_runtime {
 
-// Backend::make_method of executorch-runtime. The program is written and loaded
-// when the method first executes (from that execution's case); a program
-// ExecuTorch refuses to load is that execution's error, at op 0.
-std::unique_ptr<MethodUnderTest> make_runtime_method(const MethodSpec& spec);
+// Backend::make_method of executorch-runtime (PteFault::None) and of its faulty
+// variants. The program is written and loaded when the method first executes
+// (from that execution's case); a program ExecuTorch refuses to load is that
+// execution's error, at op 0.
+MethodFactory runtime_method_factory(PteFault fault);
 
 }  // namespace slicefuzz::et_runtime

@@ -1,0 +1,157 @@
+// The .pte writer of executorch-runtime (runtime/pte_writer.h): what the program
+// holds, read back with the schema's generated accessors, and that ExecuTorch's
+// own Program::load (full verification) and load_method accept it.
+#include "backends/executorch/runtime/pte_writer.h"
+
+#include <executorch/extension/data_loader/buffer_data_loader.h>
+#include <executorch/runtime/executor/program.h>
+#include <executorch/schema/program_generated.h>
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "backends/executorch/runtime/runtime_kernels.h"
+#include "program/memory_planner.h"
+#include "program/rewrite_pass.h"
+#include "vocab/case_format.h"
+
+namespace slicefuzz::et_runtime {
+namespace {
+
+namespace fb = executorch_flatbuffer;
+
+struct Written {
+  ParseResult parsed;
+  RewritePlan rewrite;
+  MemoryPlan plan;
+  std::vector<uint8_t> bytes;
+  PteLayout layout;
+  const fb::ExecutionPlan* forward() const { return fb::GetProgram(bytes.data())->execution_plan()->Get(0); }
+  std::set<std::string> operators() const {
+    std::set<std::string> names;
+    for (const fb::Operator* op : *forward()->operators())
+      names.insert(op->name()->str() + (op->overload()->size() ? "." + op->overload()->str() : ""));
+    return names;
+  }
+  const fb::Tensor* tensor(int value) const { return forward()->values()->Get(value)->val_as_Tensor(); }
+};
+
+Written write(const std::string& text, AliasMode mode, bool probes = true) {
+  Written w;
+  w.parsed = parse_case(text);
+  EXPECT_TRUE(w.parsed.ok) << w.parsed.error;
+  w.rewrite = replace_slice_copy_with_slice(w.parsed.c, w.parsed.info, {});
+  w.plan = plan_memory(w.parsed.c, w.parsed.info, w.rewrite);
+  PteOptions o;
+  o.mode = mode;
+  o.probes = probes;
+  EXPECT_EQ(write_pte(w.parsed.c, w.parsed.info, w.rewrite, w.plan, o, w.bytes, w.layout), "");
+  return w;
+}
+
+// ExecuTorch's own loader, fully verifying, then its Method over a planned buffer.
+std::string load_with_executorch(const Written& w) {
+  namespace rt = executorch::runtime;
+  // The operators the programs name (ExecuTorch's prim ops register themselves).
+  if (!register_runtime_kernels()) return "kernel registration failed";
+  executorch::extension::BufferDataLoader loader(w.bytes.data(), w.bytes.size());
+  rt::Result<rt::Program> program = rt::Program::load(&loader, rt::Program::Verification::InternalConsistency);
+  if (!program.ok()) return "Program::load failed";
+  std::vector<uint8_t> arena(static_cast<size_t>(w.layout.arena_bytes) + 1), failing(64);
+  std::vector<rt::Span<uint8_t>> buffers{{arena.data(), static_cast<size_t>(w.layout.arena_bytes)}};
+  if (w.layout.failing_out_bytes) buffers.emplace_back(failing.data(), failing.size());
+  rt::HierarchicalAllocator planned({buffers.data(), buffers.size()});
+  std::vector<uint8_t> pool(1 << 20);
+  rt::MemoryAllocator method_allocator(static_cast<uint32_t>(pool.size()), pool.data());
+  rt::MemoryManager memory(&method_allocator, &planned);
+  rt::Result<rt::Method> method = program->load_method("forward", &memory);
+  return method.ok() ? "" : "load_method failed";
+}
+
+constexpr const char* kSliceOfInput =
+    "slicefuzz-case 1\ndtype float32\ninput x [4, 3]\n"
+    "a = slice_copy(x, dim=0, start=1, end=3, step=1)\nb = clone(a)\noutput b\n";
+
+TEST(PteWriter, ProgramVerifiesAndIdentifiesItself) {
+  const Written w = write(kSliceOfInput, AliasMode::RuntimeOp);
+  flatbuffers::Verifier verifier(w.bytes.data(), w.bytes.size());
+  EXPECT_TRUE(fb::VerifyProgramBuffer(verifier));
+  EXPECT_TRUE(fb::ProgramBufferHasIdentifier(w.bytes.data()));  // "ET12"
+}
+
+TEST(PteWriter, RuntimeOpAliasIsUnallocatedAndSetByItsPrimOp) {
+  const Written w = write(kSliceOfInput, AliasMode::RuntimeOp);
+  ASSERT_TRUE(w.rewrite.is_alias(1));
+  EXPECT_EQ(w.tensor(1)->allocation_info(), nullptr);
+  EXPECT_TRUE(w.operators().count("slicefuzz_prim::et_slice.default"));
+  EXPECT_FALSE(w.operators().count("aten::slice_copy.Tensor_out"));
+  EXPECT_EQ(load_with_executorch(w), "");
+}
+
+TEST(PteWriter, PlannedAliasIsAnAllocationInfoOffsetAndNoCall) {
+  const Written w = write(kSliceOfInput, AliasMode::Planned);
+  ASSERT_TRUE(w.rewrite.is_alias(1));
+  const fb::AllocationDetails* at = w.tensor(1)->allocation_info();
+  ASSERT_NE(at, nullptr);
+  EXPECT_EQ(at->memory_id(), 1u);
+  EXPECT_EQ(static_cast<int64_t>(at->memory_offset_low()), w.plan.tensors[1].offset);
+  // Root offset + one row of three floats.
+  EXPECT_EQ(w.plan.tensors[1].offset, w.plan.tensors[0].offset + 12);
+  EXPECT_FALSE(w.operators().count("slicefuzz_prim::et_slice.default"));
+  EXPECT_FALSE(w.operators().count("aten::slice_copy.Tensor_out"));
+  EXPECT_EQ(load_with_executorch(w), "");
+}
+
+TEST(PteWriter, OperatorsAreNamedAsFunctionsYamlNamesThem) {
+  const Written w = write(
+      "slicefuzz-case 3\ndtype float32\ninput x [2, 1, 3]\n"
+      "a = clone(x)\nadd_(a, 2)\nb = select_copy(a, dim=2, index=1)\nc = squeeze_copy(x, dim=1)\n"
+      "d = unsqueeze_copy(c, dim=0)\ne = view_copy(x, sizes=[6])\nf = narrow_copy(x, dim=2, start=0, length=2)\n"
+      "g = expand_copy(x, sizes=[2, 2, 3])\nh = clone(x, dim_order=[0, 2, 1])\ncopy_(a, x)\n"
+      "output a, b, d, e, f, g, h\n",
+      AliasMode::RuntimeOp, false);
+  const std::set<std::string> names = w.operators();
+  for (const char* expected : {"aten::clone.out", "aten::add.Scalar_out", "aten::expand_copy.out",
+                               "dim_order_ops::_clone_dim_order.out", "aten::copy_"})
+    EXPECT_TRUE(names.count(expected)) << expected;
+  for (const std::string& n : names) EXPECT_EQ(n.find("slicefuzz_probe"), std::string::npos) << n;
+  EXPECT_EQ(load_with_executorch(w), "");
+}
+
+TEST(PteWriter, DimOrderAndScalarTypeAreWritten) {
+  const Written w = write(
+      "slicefuzz-case 1\ndtype int16\ninput x [1, 2, 1, 2] dim_order=[0, 2, 3, 1]\n"
+      "a = slice_copy(x, dim=1, start=None, end=None, step=2)\noutput a\n",
+      AliasMode::RuntimeOp);
+  const fb::Tensor* x = w.tensor(0);
+  EXPECT_EQ(std::vector<uint8_t>(x->dim_order()->begin(), x->dim_order()->end()),
+            (std::vector<uint8_t>{0, 2, 3, 1}));
+  EXPECT_EQ(x->scalar_type(), fb::ScalarType::SHORT);
+  EXPECT_EQ(std::vector<int32_t>(x->sizes()->begin(), x->sizes()->end()), (std::vector<int32_t>{1, 2, 1, 2}));
+}
+
+TEST(PteWriter, ProgramStopsAtTheFailingOpWhoseOutHasItsOwnBuffer) {
+  const Written w = write(
+      "slicefuzz-case 1\ndtype float32\ninput x [4]\na = slice_copy(x, dim=3, start=None, end=None, step=1)\n"
+      "b = clone(a)\noutput b\n",
+      AliasMode::RuntimeOp);
+  EXPECT_EQ(w.layout.ops_written, 1);
+  EXPECT_TRUE(w.layout.outputs.empty());
+  ASSERT_GT(w.layout.failing_out_bytes, 0);
+  EXPECT_EQ(w.tensor(1)->allocation_info()->memory_id(), 2u);
+  EXPECT_EQ(load_with_executorch(w), "");
+}
+
+TEST(PteWriter, WhatIsNotWrittenSaysWhy) {
+  const ParseResult eager = parse_case(
+      "slicefuzz-case 2\ndtype float32\ninput x [4]\na = slice(x, dim=0, start=1, end=3, step=1)\n"
+      "b = clone(a)\noutput b\n");
+  ASSERT_TRUE(eager.ok) << eager.error;
+  EXPECT_NE(pte_unwritable(eager.c, eager.info).find("eager"), std::string::npos);
+  EXPECT_EQ(pte_unwritable(parse_case(kSliceOfInput).c, parse_case(kSliceOfInput).info), "");
+}
+
+}  // namespace
+}  // namespace slicefuzz::et_runtime
