@@ -11,6 +11,7 @@
 #include <executorch/kernels/prim_ops/et_view.h>
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/kernel/operator_registry.h>
+#include <executorch/runtime/platform/log.h>
 
 #include <mutex>
 
@@ -123,7 +124,15 @@ const Kernel kKernels[] = {
            [](KernelRuntimeContext& ctx, Stack s) {
              if (!arity(ctx, s, 4)) return;
              Tensor self = s[0]->toTensor();
-             native::copy_(ctx, self, s[1]->toTensor(), s[2]->toBool());
+             const Tensor src = s[1]->toTensor();
+             // The case language's copy_ takes equal sizes (DESIGN 4); aten::copy_,
+             // and so ExecuTorch's, also broadcasts. As executorch-portable's
+             // wrapper: only the calls the language can express reach ExecuTorch.
+             if (self.sizes() != src.sizes()) {
+               ET_LOG(Error, "copy_: sizes differ (slicefuzz programs do not broadcast)");
+               return ctx.fail(executorch::runtime::Error::InvalidArgument);
+             }
+             native::copy_(ctx, self, src, s[2]->toBool());
            }),
     Kernel("slicefuzz_prim::et_slice.default", &et_prim::et_slice),
     Kernel("slicefuzz_prim::et_select.default", &et_prim::et_select),
