@@ -59,6 +59,12 @@ struct Backend {
   // executorch-runtime's writes the program as a real ExecuTorch program and runs
   // it with ExecuTorch's own Method.
   MethodFactory make_method = nullptr;
+  // Writes the program, with the pass's rewrite and the planner's plan, as a file
+  // its own runtime runs (`slicefuzz export --pte`: an ExecuTorch .pte), aliases
+  // in `mode` (RuntimeOp or Planned), naming only operators upstream has.
+  // Returns "" or why not. nullptr: the backend writes no such program.
+  std::string (*write_program)(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
+                               const MemoryPlan& plan, AliasMode mode, std::vector<uint8_t>& bytes) = nullptr;
   // Why it does not run programs with symbols (version 4's schedules), or
   // nullptr when it does: such a case is UNSUPPORTED with this reason.
   const char* symbolic_programs_unsupported = nullptr;

@@ -148,6 +148,7 @@ void add_executorch_backends(std::vector<Backend>& out) {
       "allocation_info offsets; executorch-portable's kernels on the copy path";
   r.alias_mode = AliasMode::Both;
   r.make_method = et_runtime::runtime_method_factory(et_runtime::PteFault::None);
+  r.write_program = et_runtime::runtime_program_writer(et_runtime::PteFault::None);
   r.outside_limits = &runtime_limits;
   r.symbolic_programs_unsupported =
       "programs with symbols (version 4): the .pte writer writes no SymInt values or DYNAMIC_BOUND tensors yet";
@@ -177,6 +178,7 @@ void add_executorch_backends(std::vector<Backend>& out) {
     f.name = v.name;
     f.description = v.description;
     f.make_method = et_runtime::runtime_method_factory(v.fault);
+    f.write_program = et_runtime::runtime_program_writer(v.fault);
     out.push_back(f);
   }
 }

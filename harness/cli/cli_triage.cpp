@@ -96,13 +96,22 @@ int cli_minimize(int argc, char** argv) {
 int cli_export(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
-  if (!parse_common(args, argc, argv, {"-o"}, {"--python", "--gtest"}, common)) return 2;
-  const bool python = args.has("--python"), gtest = args.has("--gtest");
-  if (python == gtest || args.positional().size() != 1) {
-    std::fprintf(stderr, "usage: slicefuzz export --python|--gtest FILE [-o OUT] [--backend NAME]\n");
+  if (!parse_common(args, argc, argv, {"-o", "--mode"}, {"--python", "--gtest", "--pte"}, common)) return 2;
+  const bool python = args.has("--python"), gtest = args.has("--gtest"), pte = args.has("--pte");
+  if (python + gtest + pte != 1 || args.positional().size() != 1 || (args.has("--mode") && !pte)) {
+    std::fprintf(stderr, "usage: slicefuzz export --python|--gtest FILE [-o OUT] [--backend NAME]\n"
+                         "       slicefuzz export --pte FILE -o DIR [--mode planned|runtime-op] [--backend NAME]\n");
     return 2;
   }
   const std::string file = args.positional()[0];
+  if (pte) {
+    std::string text, error;
+    if (!read_text_file(file, 1 << 20, text, error)) {
+      std::fprintf(stderr, "slicefuzz export: %s: %s\n", file.c_str(), error.c_str());
+      return 2;
+    }
+    return cli_export_pte(args, common, file, text);
+  }
   Case c;
   if (!load_case(file, common.options.byte_budget, c, "export")) return 2;
   if (python && c.is_dynamic() && common.backend->out_of_process()) {

@@ -14,6 +14,7 @@ constexpr const char* kUsage =
     "  run --time S | --count N [--seed S] [--out DIR]   a generator-driven campaign\n"
     "  minimize FILE -o OUT [--time S]    shrink a failing case, keeping its finding\n"
     "  export --python|--gtest FILE [-o OUT]   a standalone reproducer\n"
+    "  export --pte FILE -o DIR [--mode planned|runtime-op]   the program as an ExecuTorch .pte\n"
     "  triage FILE...                 signature, kind, file, message per failing file\n"
     "  explain FILE [--json] [--svg OUT]  decisions, memory plan and per-path comparison\n"
     "  backends                       list the systems under test\n"

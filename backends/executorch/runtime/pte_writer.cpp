@@ -281,6 +281,10 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
 
   std::vector<flatbuffers::Offset<fb::Operator>> ops;
   for (const auto& [name, overload] : operators)
+    if (options.upstream_ops_only && name.rfind("slicefuzz", 0) == 0)
+      return "the program names " + name + "." + overload +
+             ", which upstream ExecuTorch does not have (planned aliases name no operator)";
+  for (const auto& [name, overload] : operators)
     ops.push_back(fb::CreateOperatorDirect(b, name.c_str(), overload.c_str()));
   std::vector<int32_t> inputs(layout.inputs.begin(), layout.inputs.end());
   std::vector<int32_t> outputs(layout.outputs.begin(), layout.outputs.end());

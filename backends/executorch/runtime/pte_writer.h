@@ -65,6 +65,10 @@ struct PteOptions {
   // its inputs). Planned aliases need planned roots.
   bool planned_inputs = true;
   PteFault fault = PteFault::None;
+  // Refuse a program that names an operator upstream ExecuTorch does not have
+  // (slicefuzz_prim::*, slicefuzz_faulty::*, the probes): for a program others
+  // run with ExecuTorch alone (`slicefuzz export --pte`).
+  bool upstream_ops_only = false;
 };
 
 // What the one who runs the written program needs to know of it.

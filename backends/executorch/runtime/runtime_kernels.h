@@ -5,9 +5,13 @@
 
 namespace slicefuzz::et_runtime {
 
-// Registers the table with ExecuTorch's kernel registry, once per process.
-// False when the registry refused it (full, or a name registered twice).
+// Registers slicefuzz's operators with ExecuTorch's kernel registry, once per
+// process. False when the registry refused them or the portable kernels'
+// registration (a name registered twice, a full registry).
 bool register_runtime_kernels();
+
+// Whether portable_registration.cpp's static registration succeeded.
+bool portable_kernels_registered();
 
 // What the probe ops report while a method executes (pte_writer.h's probes).
 class ProbeSink {

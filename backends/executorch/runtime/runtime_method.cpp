@@ -246,6 +246,31 @@ std::unique_ptr<MethodUnderTest> make_with(const MethodSpec& spec) {
 }
 }  // namespace
 
+namespace {
+template <PteFault F>
+std::string write_with(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite, const MemoryPlan& plan,
+                       AliasMode mode, std::vector<uint8_t>& bytes) {
+  PteOptions options;
+  options.mode = mode;
+  options.fault = F;
+  options.probes = false;
+  options.upstream_ops_only = true;
+  options.planned_inputs = mode != AliasMode::RuntimeOp;  // as the method writes it
+  PteLayout layout;
+  return write_pte(c, info, rewrite, plan, options, bytes, layout);
+}
+}  // namespace
+
+decltype(Backend::write_program) runtime_program_writer(PteFault fault) {
+  switch (fault) {
+    case PteFault::None: return &write_with<PteFault::None>;
+    case PteFault::AliasOffsetWithoutDelta: return &write_with<PteFault::AliasOffsetWithoutDelta>;
+    case PteFault::DropsDimOrder: return &write_with<PteFault::DropsDimOrder>;
+    case PteFault::PrimKeepsFirstPointer: return &write_with<PteFault::PrimKeepsFirstPointer>;
+  }
+  return &write_with<PteFault::None>;
+}
+
 MethodFactory runtime_method_factory(PteFault fault) {
   switch (fault) {
     case PteFault::None: return &make_with<PteFault::None>;

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "backends/executorch/runtime/pte_writer.h"
+#include "backends/backend.h"
 #include "program/arena_executor.h"
 
 namespace slicefuzz::et_runtime {
@@ -13,5 +14,9 @@ namespace slicefuzz::et_runtime {
 // (from that execution's case); a program ExecuTorch refuses to load is that
 // execution's error, at op 0.
 MethodFactory runtime_method_factory(PteFault fault);
+
+// Backend::write_program of executorch-runtime and of its faulty variants: the
+// program as the method writes it, without probes, naming upstream operators only.
+decltype(Backend::write_program) runtime_program_writer(PteFault fault);
 
 }  // namespace slicefuzz::et_runtime

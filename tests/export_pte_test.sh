@@ -1,0 +1,70 @@
+#!/bin/bash
+# `slicefuzz export --pte` writes a finding as a real ExecuTorch program with its
+# inputs and PyTorch's expected outputs; the standalone runner (ExecuTorch's API
+# only, backends/executorch/repro/pte_runner.cpp) reproduces each kind of
+# finding: exits 1 with its evidence, and 0 on a program that behaves as PyTorch.
+# Bad usage exits 2 and writes nothing.
+# Usage: export_pte_test.sh SLICEFUZZ_CLI PTE_RUNNER SOURCE_DIR
+set -u
+CLI=$1
+RUNNER=$2
+SRC=$3
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+KNOWN=$SRC/corpus/known/executorch-runtime
+
+# expect NAME BACKEND CASE MODE STATUS TEXT: the runner exits STATUS and prints TEXT.
+expect() {
+  local name=$1 backend=$2 case=$3 mode=$4 want=$5 text=$6 dir="$WORK/$1"
+  if ! "$CLI" export --pte "$case" -o "$dir" --backend "$backend" --mode "$mode" >"$WORK/export.out" 2>&1; then
+    echo "FAIL $name: export: $(cat "$WORK/export.out")"; failures=$((failures + 1)); return
+  fi
+  UBSAN_OPTIONS=print_stacktrace=1 "$RUNNER" "$dir" >"$WORK/out" 2>&1
+  local got=$?
+  if [ "$got" != "$want" ] || ! grep -q -- "$text" "$WORK/out"; then
+    echo "FAIL $name: runner exit $got (want $want), text '$text':"; sed 's/^/  /' "$WORK/out" | tail -8
+    failures=$((failures + 1)); return
+  fi
+  echo "ok   $name: runner exit $got, '$text'"
+}
+
+# A program that behaves as PyTorch, in both alias modes (runtime-op: et_view).
+expect passes-planned executorch-runtime "$SRC/corpus/seeds/chain_dense_slices.case" planned 0 "does not reproduce"
+expect passes-runtime-op executorch-runtime "$SRC/corpus/regression/alias_pointer_second_execution.case" runtime-op 0 \
+  "does not reproduce"
+# VALUE_MISMATCH: ExecuTorch's slice_copy in its own Method (a known defect).
+expect value-mismatch executorch-runtime "$KNOWN/channels_last_slice_copy.case" planned 1 "DIFFERS from PyTorch"
+# ERROR_MISMATCH: ExecuTorch refuses what PyTorch runs (a known defect).
+expect error-mismatch executorch-runtime "$KNOWN/narrow_copy_negative_start_refused.case" planned 1 \
+  "failed (error 0x12); PyTorch runs it"
+# SANITIZER: undefined behaviour in ExecuTorch's program loader (a known defect).
+expect sanitizer executorch-runtime "$KNOWN/empty_tensor_stride_overflow_in_the_program_loader.case" planned 1 \
+  "parseTensor"
+# The writer's faulty variants: an alias placed at its root's offset, a dim order dropped.
+expect alias-offset faulty-et-runtime-offset-without-delta "$SRC/corpus/seeds/chain_dense_slices.case" planned 1 \
+  "DIFFERS from PyTorch"
+expect dim-order faulty-et-runtime-drops-dim-order "$SRC/corpus/seeds/dimorder_channels_last_slice_n.case" planned 1 \
+  "DIFFERS from PyTorch"
+
+# Bad usage: exit 2, one line, nothing written.
+bad() {
+  local name=$1; shift
+  "$CLI" export --pte "$@" >"$WORK/bad.out" 2>&1
+  local got=$?
+  if [ "$got" != 2 ] || [ -e "$WORK/never" ]; then
+    echo "FAIL bad usage $name: exit $got, want 2"; cat "$WORK/bad.out"; failures=$((failures + 1)); return
+  fi
+  echo "ok   bad usage $name: $(head -1 "$WORK/bad.out")"
+}
+bad no-dir "$SRC/corpus/seeds/chain_dense_slices.case"
+bad bad-mode "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --mode sideways
+bad missing-file "$WORK/no-such.case" -o "$WORK/never"
+bad not-upstream "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --mode runtime-op --backend executorch-runtime
+bad no-writer "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --backend reference
+bad symbols "$SRC/corpus/seeds/dynamic/kv_cache_read_at_live_length.case" -o "$WORK/never"
+"$RUNNER" "$WORK/never" >/dev/null 2>&1
+if [ $? != 2 ]; then echo "FAIL runner on a missing directory: not exit 2"; failures=$((failures + 1)); fi
+
+if [ "$failures" != 0 ]; then echo "$failures failure(s)"; exit 1; fi
+echo "export --pte: every kind reproduces with ExecuTorch alone"
