@@ -12,7 +12,7 @@
 #                                  backend over other people's code the build has,
 #                                  the same binary (a hard link) whose name fixes
 #                                  the backend (fuzz_pr21552_rule; with ExecuTorch,
-#                                  fuzz_executorch_portable); _known/ holds the
+#                                  fuzz_executorch_portable, fuzz_executorch_runtime); _known/ holds the
 #                                  backend's corpus/known/, applied inside the target
 # so $OUT runs on a machine that has nothing but a base system (glibc at least as
 # new as the build's; the script prints the version it needs). ci/oss-fuzz-chroot-test.sh
@@ -51,7 +51,7 @@ cp "$WORK/fuzz_program" "$OUT/fuzz_program"
 # build has. The torch.fx backends need Python and torch at run time, which a bare
 # $OUT does not have: they stay nightly-only (ci/fuzz.sh).
 TARGETS="fuzz_program fuzz_pr21552_rule"
-[ -n "$ET_SRC" ] && TARGETS="$TARGETS fuzz_executorch_portable"
+[ -n "$ET_SRC" ] && TARGETS="$TARGETS fuzz_executorch_portable fuzz_executorch_runtime"
 backend_of() { [ "$1" = fuzz_program ] && echo reference || echo "${1#fuzz_}" | tr _ -; }
 for t in $TARGETS; do
   cp "$SRC_DIR/corpus/slicefuzz.dict" "$OUT/$t.dict"

@@ -150,6 +150,7 @@ void add_executorch_backends(std::vector<Backend>& out) {
   r.make_method = et_runtime::runtime_method_factory(et_runtime::PteFault::None);
   r.write_program = et_runtime::runtime_program_writer(et_runtime::PteFault::None);
   r.outside_limits = &runtime_limits;
+  r.process_killing_known_finding = &et_limits::process_killing_known_finding_in_programs;
   r.symbolic_programs_unsupported =
       "programs with symbols (version 4): the .pte writer writes no SymInt values or DYNAMIC_BOUND tensors yet";
   out.push_back(r);

@@ -41,7 +41,7 @@ constexpr const char* kSqueezeDimsAbort =
 // [-r, r-1], no two equal, and one of them is still negative.
 bool squeeze_dims_aborts(const std::vector<int64_t>& dims, const ValueInfo& in) {
   const int64_t r = static_cast<int64_t>(in.sizes.size());
-  if (dims.size() == 1 || r == 0) return false;
+  if (dims.empty() || r == 0) return false;
   for (size_t i = 0; i < in.dim_order.size(); ++i)
     if (in.dim_order[i] != static_cast<int>(i)) return false;  // refused before
   std::vector<int64_t> normalised;
@@ -71,17 +71,24 @@ bool narrow_aborts(const Op& op, const ValueInfo& in) {
   return r >= 1 && op.dim < 0 && op.dim >= -r && op.length >= 0;
 }
 
-}  // namespace
+// executorch-runtime's programs call squeeze_copy.dims_out for a one-entry list
+// written `dims=[D]` too (where executorch-portable's wrapper calls dim_out), so
+// the rewrite path, which runs the program, reaches defect 8 there first.
+constexpr const char* kSqueezeDimsAbortInAProgram =
+    "SANITIZER:rewrite:get_squeeze_copy_dims_out_target_size@kernels/portable/cpu/util/copy_ops_util.cpp";
 
-std::string process_killing_known_finding(const Case& c, const ProgramInfo& info) {
+std::string killer(const Case& c, const ProgramInfo& info, bool one_entry_lists_in_programs) {
   for (size_t k = 0; k < c.ops.size(); ++k) {
     const Op& op = c.ops[k];
     if (op.kind == OpKind::ViewCopy && view_copy_divides_by_zero(op.ints)) return kViewCopyDivisionByZero;
     if (op.kind == OpKind::SqueezeCopy && k < info.ops.size()) {
       const int src = info.ops[k].src;
-      if (src >= 0 && src < static_cast<int>(info.values.size()) && info.values[src].known &&
+      const bool known = src >= 0 && src < static_cast<int>(info.values.size()) && info.values[src].known;
+      // The copy path calls dims_out for lists of other than one entry.
+      if (known && op.ints.size() != 1 && squeeze_dims_aborts(op.ints, info.values[src])) return kSqueezeDimsAbort;
+      if (known && one_entry_lists_in_programs && op.ints.size() == 1 && !op.single_dim &&
           squeeze_dims_aborts(op.ints, info.values[src]))
-        return kSqueezeDimsAbort;
+        return kSqueezeDimsAbortInAProgram;
     }
     if (op.kind == OpKind::NarrowCopy && k < info.ops.size() && (info.failing_op < 0 || static_cast<int>(k) <= info.failing_op)) {
       const int src = info.ops[k].src;
@@ -91,6 +98,14 @@ std::string process_killing_known_finding(const Case& c, const ProgramInfo& info
     }
   }
   return {};
+}
+
+}  // namespace
+
+std::string process_killing_known_finding(const Case& c, const ProgramInfo& info) { return killer(c, info, false); }
+
+std::string process_killing_known_finding_in_programs(const Case& c, const ProgramInfo& info) {
+  return killer(c, info, true);
 }
 
 }  // namespace slicefuzz::et_limits

@@ -17,4 +17,8 @@ namespace slicefuzz::et_limits {
 // op after a failing one never runs; view_copy's out rank), never under.
 std::string process_killing_known_finding(const Case& c, const ProgramInfo& info);
 
+// The same for executorch-runtime, whose programs also call squeeze_copy.dims_out
+// for a one-entry list written `dims=[D]`.
+std::string process_killing_known_finding_in_programs(const Case& c, const ProgramInfo& info);
+
 }  // namespace slicefuzz::et_limits
