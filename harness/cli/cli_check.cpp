@@ -62,10 +62,10 @@ int cli_check(int argc, char** argv) {
     if (!read_text_file(files[i], kMaxCaseFileBytes, text, entries[i].load_error)) continue;
     entries[i].parsed = parse_case(text, files[i], common.options.byte_budget);
     if (!entries[i].parsed.ok) continue;
-    if (!common.isolation.isolate && common.backend->process_killing_known_finding) {
-      const std::string sig = common.backend->process_killing_known_finding(entries[i].parsed.c, entries[i].parsed.info);
-      if (!sig.empty() && (entries[i].kills = find_known(common.known, sig))) continue;
-    }
+    if (!common.isolation.isolate &&
+        (entries[i].kills = known_process_killer(*common.backend, entries[i].parsed.c, entries[i].parsed.info,
+                                                 common.options.byte_budget, common.known)))
+      continue;
     runnable.push_back(i);
   }
   int64_t slices = 0, rewritten = 0, tolerated = 0, arena = 0, copy_arena = 0;

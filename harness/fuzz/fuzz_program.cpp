@@ -237,12 +237,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!p.ok) return 0;  // not a program: nothing to compare (the parser was still fuzzed)
   // A known defect that would kill this process (ExecuTorch's SIGFPE) is
   // counted, not run: the campaign goes on (isolated runs still execute it).
-  if (g_backend->process_killing_known_finding) {
-    const std::string sig = g_backend->process_killing_known_finding(p.c, p.info);
-    if (!sig.empty() && slicefuzz::find_known(g_known, sig)) {
-      count_known_hit(sig, " (not run: it kills the process)");
-      return 0;
-    }
+  if (std::string sig; slicefuzz::known_process_killer(*g_backend, p.c, p.info, g_budget, g_known, &sig)) {
+    count_known_hit(sig, " (not run: it kills the process)");
+    return 0;
   }
   slicefuzz::RunOptions options;
   // libFuzzer's death callback writes the crashing input: keep it (runner.h).

@@ -1,5 +1,8 @@
 #include "harness/triage/known.h"
 
+#include "backends/backend.h"
+#include "oracles/dynamic_analysis.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -51,6 +54,28 @@ const KnownFinding* find_known(const std::vector<KnownFinding>& known, const std
 std::string default_known_dir(const std::string& backend) {
   if (const char* env = std::getenv("SLICEFUZZ_KNOWN")) return env;
   return "corpus/known/" + backend;
+}
+
+const KnownFinding* known_process_killer(const Backend& backend, const Case& c, const ProgramInfo& info,
+                                         int64_t byte_budget, const std::vector<KnownFinding>& known,
+                                         std::string* signature) {
+  if (!backend.process_killing_known_finding || known.empty()) return nullptr;
+  auto listed = [&](const Case& one, const ProgramInfo& one_info) -> const KnownFinding* {
+    const std::string sig = backend.process_killing_known_finding(one, one_info);
+    const KnownFinding* k = sig.empty() ? nullptr : find_known(known, sig);
+    if (k && signature) *signature = sig;
+    return k;
+  };
+  if (const KnownFinding* k = listed(c, info)) return k;
+  if (!c.is_dynamic()) return nullptr;
+  DynamicInfo dynamic;
+  ProgramInfo first;
+  DynamicError error;
+  if (!analyze_dynamic(c, byte_budget, dynamic, first, error)) return nullptr;
+  for (const ExecutionInfo& e : dynamic.runs)
+    if (e.in_range)
+      if (const KnownFinding* k = listed(e.c, e.info)) return k;
+  return nullptr;
 }
 
 }  // namespace slicefuzz
