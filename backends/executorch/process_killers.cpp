@@ -33,7 +33,7 @@ bool view_copy_divides_by_zero(const std::vector<int64_t>& sizes) {
 constexpr const char* kSqueezeDimsAbort =
     "SANITIZER:copy:get_squeeze_copy_dims_out_target_size@kernels/portable/cpu/util/copy_ops_util.cpp";
 
-// Defect 8 (docs/executorch.md): squeeze_copy.dims_out (the form with other than
+// Defect 9 (docs/executorch.md): squeeze_copy.dims_out (the form with other than
 // one dim) on an input of rank r >= 1 in the default dim order.
 // check_squeeze_copy_dims_args adds r to a negative dim and tensor_has_dim then
 // accepts a still-negative result; get_squeeze_copy_dims_out_target_size calls
@@ -73,7 +73,7 @@ bool narrow_aborts(const Op& op, const ValueInfo& in) {
 
 // executorch-runtime's programs call squeeze_copy.dims_out for a one-entry list
 // written `dims=[D]` too (where executorch-portable's wrapper calls dim_out), so
-// the rewrite path, which runs the program, reaches defect 8 there first.
+// the rewrite path, which runs the program, reaches defect 9 there first.
 constexpr const char* kSqueezeDimsAbortInAProgram =
     "SANITIZER:rewrite:get_squeeze_copy_dims_out_target_size@kernels/portable/cpu/util/copy_ops_util.cpp";
 
