@@ -65,6 +65,9 @@ struct Backend {
   // Returns "" or why not. nullptr: the backend writes no such program.
   std::string (*write_program)(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
                                const MemoryPlan& plan, AliasMode mode, std::vector<uint8_t>& bytes) = nullptr;
+  // Whose known findings (corpus/known/<name>) are this backend's too ("": its
+  // own): a variant over the same code under test shares its defects.
+  std::string known_findings_of;
   // Why it does not run programs with symbols (version 4's schedules), or
   // nullptr when it does: such a case is UNSUPPORTED with this reason.
   const char* symbolic_programs_unsupported = nullptr;

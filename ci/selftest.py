@@ -69,7 +69,8 @@ def backends():
 
 # A faulty variant of a backend over other people's code shares that backend's
 # known findings (its kernels' defects are not its planted bug).
-KNOWN_OF = {"faulty-et-runtime-offset-without-delta": "executorch-runtime",
+KNOWN_OF = {"executorch-runtime-planned": "executorch-runtime",
+            "faulty-et-runtime-offset-without-delta": "executorch-runtime",
             "faulty-et-runtime-drops-dim-order": "executorch-runtime",
             "faulty-et-runtime-pointer-once": "executorch-runtime"}
 

@@ -192,7 +192,7 @@ RewriteMethod::RewriteMethod(const ProgramInfo& planned, const RewritePlan& rewr
 RewriteMethod::~RewriteMethod() = default;
 
 RewriteExecution RewriteMethod::execute(const Case& c, const ProgramInfo& info,
-                                        const std::vector<TensorValue>& inputs) {
+                                        const std::vector<TensorValue>& inputs, const std::vector<int64_t>*) {
   RewriteExecution out;
   auto arena = std::make_unique<Arena>(plan_.arena_bytes);
   {
@@ -208,10 +208,11 @@ RewriteExecution RewriteMethod::execute(const Case& c, const ProgramInfo& info,
 }
 
 RewritePathResult MethodUnderTest::execute_twice(const Case& c, const ProgramInfo& info,
-                                               const std::vector<TensorValue>& inputs) {
+                                                 const std::vector<TensorValue>& inputs,
+                                                 const std::vector<int64_t>* symbols) {
   RewritePathResult res;
-  res.first_execution = execute(c, info, inputs);
-  RewriteExecution second = execute(c, info, inputs);
+  res.first_execution = execute(c, info, inputs, symbols);
+  RewriteExecution second = execute(c, info, inputs, symbols);
   res.path = std::move(second.path);
   res.aliases = std::move(second.aliases);
   return res;

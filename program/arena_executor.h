@@ -63,12 +63,14 @@ class MethodUnderTest {
  public:
   virtual ~MethodUnderTest() = default;
   // One execution at `c`'s sizes (its analysis `info`, same value table as the
-  // plan's).
-  virtual RewriteExecution execute(const Case& c, const ProgramInfo& info,
-                                   const std::vector<TensorValue>& inputs) = 0;
+  // plan's). Version 4: `symbols` are the execution's value of each symbol of
+  // the program (MethodSpec::symbolic), in declaration order; nullptr for a
+  // static case.
+  virtual RewriteExecution execute(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
+                                   const std::vector<int64_t>* symbols = nullptr) = 0;
   // Two executions, the second of which shows stale pointers (RewritePathResult).
-  RewritePathResult execute_twice(const Case& c, const ProgramInfo& info,
-                                  const std::vector<TensorValue>& inputs);
+  RewritePathResult execute_twice(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
+                                  const std::vector<int64_t>* symbols = nullptr);
 };
 
 // What a method is made from: the pass's rewrite and the planner's plan of a
@@ -81,6 +83,9 @@ struct MethodSpec {
   const KernelTable& kernels;
   AliasMode mode = AliasMode::RuntimeOp;
   const std::vector<std::vector<int64_t>>* bounds = nullptr;
+  // Version 4: the program with its symbols (nullptr: a static case), for a
+  // method that loads the program once for every execution.
+  const Case* symbolic = nullptr;
 };
 using MethodFactory = std::unique_ptr<MethodUnderTest> (*)(const MethodSpec& spec);
 
@@ -101,8 +106,8 @@ class RewriteMethod : public MethodUnderTest {
   ~RewriteMethod() override;
   RewriteMethod(const RewriteMethod&) = delete;
   RewriteMethod& operator=(const RewriteMethod&) = delete;
-  RewriteExecution execute(const Case& c, const ProgramInfo& info,
-                           const std::vector<TensorValue>& inputs) override;
+  RewriteExecution execute(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
+                           const std::vector<int64_t>* symbols = nullptr) override;
 
  private:
   const RewritePlan& rewrite_;

@@ -73,7 +73,21 @@ RewritePlan rewrite_for_every_execution_with(const std::vector<const ProgramInfo
         if (have && delta[i][v] != seen) moves = true;
         if (!have) seen = delta[i][v], have = true;
       }
-      if (planned && moves && rules.planned_offset_must_stay) {
+      // Where the plan places aliases and nothing runs to resize one (an
+      // ExecuTorch program: the alias is a tensor with one allocation_info and
+      // the sizes it was written with), an alias whose sizes vary stays a copy,
+      // as PR 21552 keeps dynamic bases as copies (is_static_shape_tensor).
+      bool sizes_vary = false;
+      for (size_t i = 1; i < infos.size() && rules.planned_sizes_must_stay; ++i)
+        if (static_cast<size_t>(v) < infos[i]->values.size() && infos[i]->values[v].known &&
+            infos[0]->values[v].known && infos[i]->values[v].sizes != infos[0]->values[v].sizes)
+          sizes_vary = true;
+      if (planned && sizes_vary) {
+        decided.alias = false;
+        decided.rule = "sizes-vary";
+        decided.reason = "its sizes differ between executions: a planned alias is written once, with "
+                         "one set of sizes, and no op resizes it, so it stays a copy";
+      } else if (planned && moves && rules.planned_offset_must_stay) {
         decided.alias = false;
         decided.rule = "offset-moves";
         decided.reason = "its byte offset in its root differs between executions (" +

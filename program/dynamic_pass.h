@@ -25,6 +25,11 @@ struct DynamicPassRules {
   // The planned-mode rule above. Off: the offset the first execution computed
   // (the bound's, when the schedule starts there) is planned for every one.
   bool planned_offset_must_stay = true;
+  // Planned aliases are written once with their sizes, as in an ExecuTorch
+  // program (executorch-runtime-planned): an alias whose sizes differ between
+  // executions stays a copy. Off for the reference, whose method gives a planned
+  // alias each execution's sizes.
+  bool planned_sizes_must_stay = false;
 };
 
 // `infos[i]` and `plans[i]`: execution i's analysis and the pass's plan at its

@@ -96,6 +96,13 @@ void et_slice_prim_op(KernelRuntimeContext& ctx, EValue** stack) {
   });
 }
 
+RewritePlan rewrite_with_planned_sizes(const std::vector<const ProgramInfo*>& infos,
+                                       const std::vector<RewritePlan>& plans, bool planned) {
+  DynamicPassRules rules;
+  rules.planned_sizes_must_stay = true;
+  return rewrite_for_every_execution_with(infos, plans, planned, rules);
+}
+
 // executorch-portable's limits, and what is not written as a .pte yet.
 std::string runtime_limits(const Case& c, const ProgramInfo& info) {
   std::string why = et_limits::portable_limits(c, info);
@@ -144,39 +151,58 @@ void add_executorch_backends(std::vector<Backend>& out) {
   r.name = "executorch-runtime";
   r.description =
       "each case written as a real ExecuTorch program (.pte) and run by ExecuTorch's Program::load, "
-      "Method and prim ops over the poisoned arena, aliases as runtime prim ops and as planned "
-      "allocation_info offsets; executorch-portable's kernels on the copy path";
-  r.alias_mode = AliasMode::Both;
+      "Method and prim ops over the poisoned arena, aliases as runtime prim ops (et_view upstream's, "
+      "et_slice/et_select slicefuzz's); executorch-portable's kernels on the copy path";
+  r.alias_mode = AliasMode::RuntimeOp;
   r.make_method = et_runtime::runtime_method_factory(et_runtime::PteFault::None);
   r.write_program = et_runtime::runtime_program_writer(et_runtime::PteFault::None);
   r.outside_limits = &runtime_limits;
   r.process_killing_known_finding = &et_limits::process_killing_known_finding_in_programs;
-  r.symbolic_programs_unsupported =
-      "programs with symbols (version 4): the .pte writer writes no SymInt values or DYNAMIC_BOUND tensors yet";
+  r.input_check = &et_runtime::executorch_input_check;
   out.push_back(r);
 
-  // Its faulty variants, one real bug class each (the self-test must kill them).
+  // The same programs with aliases planned as allocation_info offsets (PR
+  // 21552's memory.slice): an alias whose sizes vary stays a copy, as nothing in
+  // a program resizes it.
+  Backend p = r;
+  p.name = "executorch-runtime-planned";
+  p.description =
+      "executorch-runtime with aliases planned as allocation_info offsets (no op runs for them; an alias "
+      "whose sizes vary between executions stays a copy, as PR 21552 keeps dynamic bases)";
+  p.alias_mode = AliasMode::Planned;
+  p.dynamic_pass = &rewrite_with_planned_sizes;
+  p.known_findings_of = r.name;
+  p.process_killing_known_finding = &et_limits::process_killing_known_finding_in_planned_programs;
+  // The judge's planned-mode eligibility gives a planned alias each execution's
+  // sizes (the reference's method does); a program cannot: the aliases this
+  // backend keeps copies for that reason are counted MISSED_REWRITEs, not failed.
+  p.tolerates_missed_rewrite = true;
+  out.push_back(p);
+
+  // Their faulty variants, one real bug class each (the self-test must kill them).
   struct Variant {
     const char* name;
     const char* description;
     et_runtime::PteFault fault;
+    const Backend* base;
   };
   const Variant variants[] = {
       {"faulty-et-runtime-offset-without-delta",
-       "executorch-runtime whose .pte gives a planned alias its root's allocation_info offset (the alias "
+       "executorch-runtime-planned whose .pte gives a planned alias its root's allocation_info offset (the alias "
        "delta lost)",
-       et_runtime::PteFault::AliasOffsetWithoutDelta},
+       et_runtime::PteFault::AliasOffsetWithoutDelta, &p},
       {"faulty-et-runtime-drops-dim-order",
        "executorch-runtime whose .pte writer writes every tensor in the default dim order, whatever its own",
-       et_runtime::PteFault::DropsDimOrder},
+       et_runtime::PteFault::DropsDimOrder, &r},
       {"faulty-et-runtime-pointer-once",
        "executorch-runtime whose alias prim ops set out's data pointer only while it is null "
        "(pytorch/executorch issue 2843), over inputs in fresh memory at every execution",
-       et_runtime::PteFault::PrimKeepsFirstPointer},
+       et_runtime::PteFault::PrimKeepsFirstPointer, &r},
   };
   for (const Variant& v : variants) {
-    Backend f = r;
+    Backend f = *v.base;
     f.name = v.name;
+    f.known_findings_of = r.name;
     f.description = v.description;
     f.make_method = et_runtime::runtime_method_factory(v.fault);
     f.write_program = et_runtime::runtime_program_writer(v.fault);

@@ -74,10 +74,15 @@ bool narrow_aborts(const Op& op, const ValueInfo& in) {
 // executorch-runtime's programs call squeeze_copy.dims_out for a one-entry list
 // written `dims=[D]` too (where executorch-portable's wrapper calls dim_out), so
 // the rewrite path, which runs the program, reaches defect 9 there first.
-constexpr const char* kSqueezeDimsAbortInAProgram =
-    "SANITIZER:rewrite:get_squeeze_copy_dims_out_target_size@kernels/portable/cpu/util/copy_ops_util.cpp";
+// The signature names the path that runs the program: `rewrite` (runtime-op
+// aliases) or `planned`.
+std::string squeeze_dims_abort_in_a_program(const char* path) {
+  return std::string("SANITIZER:") + path +
+         ":get_squeeze_copy_dims_out_target_size@kernels/portable/cpu/util/copy_ops_util.cpp";
+}
 
-std::string killer(const Case& c, const ProgramInfo& info, bool one_entry_lists_in_programs) {
+std::string killer(const Case& c, const ProgramInfo& info, const char* program_path) {
+  const bool one_entry_lists_in_programs = program_path != nullptr;
   for (size_t k = 0; k < c.ops.size(); ++k) {
     const Op& op = c.ops[k];
     if (op.kind == OpKind::ViewCopy && view_copy_divides_by_zero(op.ints)) return kViewCopyDivisionByZero;
@@ -88,7 +93,7 @@ std::string killer(const Case& c, const ProgramInfo& info, bool one_entry_lists_
       if (known && op.ints.size() != 1 && squeeze_dims_aborts(op.ints, info.values[src])) return kSqueezeDimsAbort;
       if (known && one_entry_lists_in_programs && op.ints.size() == 1 && !op.single_dim &&
           squeeze_dims_aborts(op.ints, info.values[src]))
-        return kSqueezeDimsAbortInAProgram;
+        return squeeze_dims_abort_in_a_program(program_path);
     }
     if (op.kind == OpKind::NarrowCopy && k < info.ops.size() && (info.failing_op < 0 || static_cast<int>(k) <= info.failing_op)) {
       const int src = info.ops[k].src;
@@ -102,10 +107,16 @@ std::string killer(const Case& c, const ProgramInfo& info, bool one_entry_lists_
 
 }  // namespace
 
-std::string process_killing_known_finding(const Case& c, const ProgramInfo& info) { return killer(c, info, false); }
+std::string process_killing_known_finding(const Case& c, const ProgramInfo& info) {
+  return killer(c, info, nullptr);
+}
 
 std::string process_killing_known_finding_in_programs(const Case& c, const ProgramInfo& info) {
-  return killer(c, info, true);
+  return killer(c, info, "rewrite");
+}
+
+std::string process_killing_known_finding_in_planned_programs(const Case& c, const ProgramInfo& info) {
+  return killer(c, info, "planned");
 }
 
 }  // namespace slicefuzz::et_limits

@@ -20,5 +20,7 @@ std::string process_killing_known_finding(const Case& c, const ProgramInfo& info
 // The same for executorch-runtime, whose programs also call squeeze_copy.dims_out
 // for a one-entry list written `dims=[D]`.
 std::string process_killing_known_finding_in_programs(const Case& c, const ProgramInfo& info);
+// ... and for executorch-runtime-planned, whose programs run on the planned path.
+std::string process_killing_known_finding_in_planned_programs(const Case& c, const ProgramInfo& info);
 
 }  // namespace slicefuzz::et_limits

@@ -68,7 +68,8 @@ bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> va
     std::fprintf(stderr, "slicefuzz: unknown backend '%s' (see `slicefuzz backends`)\n", name.c_str());
     return false;
   }
-  if (!load_known_findings(args.get("--known").value_or(default_known_dir(name)), out.known, error)) {
+  const std::string known_as = out.backend->known_findings_of.empty() ? name : out.backend->known_findings_of;
+  if (!load_known_findings(args.get("--known").value_or(default_known_dir(known_as)), out.known, error)) {
     std::fprintf(stderr, "slicefuzz: known findings: %s\n", error.c_str());
     return false;
   }

@@ -226,10 +226,10 @@ bool collect_dynamic_rewrite_replay(const Case& c, const Backend& backend, const
           return text;
         }
         const std::unique_ptr<MethodUnderTest> method = make_rewrite_method(
-            backend, MethodSpec{s.bound_info, s.rewrite, s.plan, backend.kernels, mode, &dynamic.bound_sizes});
+            backend, MethodSpec{s.bound_info, s.rewrite, s.plan, backend.kernels, mode, &dynamic.bound_sizes, &c});
         for (size_t k = 0; k < running.size(); ++k) {
-          const RewritePathResult r =
-              method->execute_twice(running[k]->c, running[k]->info, make_input_values(running[k]->info));
+          const RewritePathResult r = method->execute_twice(running[k]->c, running[k]->info,
+                                                            make_input_values(running[k]->info), &running[k]->values);
           for (const AliasRecord& a : r.aliases)
             text += std::to_string(k) + " " + std::to_string(a.value) + " " +
                     std::to_string(a.delta_bytes) + " " + std::to_string(a.nbytes) + "\n";

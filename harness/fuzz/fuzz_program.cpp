@@ -198,7 +198,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     g_version = version;
   }
   std::string error;
-  const std::string known = known_dir_for(target, g_backend->name);
+  const std::string known = known_dir_for(
+      target, g_backend->known_findings_of.empty() ? g_backend->name : g_backend->known_findings_of);
   if (report_known) {
     std::fprintf(stderr, "%s: known findings not applied (%s1): each is reported as a crash\n",
                  target.c_str(), kReportKnownFlag);

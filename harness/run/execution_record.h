@@ -47,6 +47,7 @@ struct ScheduleState {
   const std::vector<ScheduledVerdict>* verdicts = nullptr;
   const TorchOracleResult* torch = nullptr;  // this execution's, computed up front
   std::array<MethodUnderTest*, 2> methods{nullptr, nullptr};  // by ExecutionRecord::mode_index
+  const std::vector<int64_t>* symbols = nullptr;  // this execution's value of each symbol
   // What the backend's pass was told in the round that settled the rewrite (the
   // ops kept copies, the program with its symbols): at one execution's sizes it
   // decides what the schedule decided, so the provenance shadow (int64, sizes of

@@ -96,7 +96,7 @@ std::unique_ptr<Schedule> plan_schedule(const Case& symbolic, const std::vector<
   for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned})
     if (backend.alias_mode == AliasMode::Both || backend.alias_mode == mode)
       s->methods[ExecutionRecord::mode_index(mode)] = make_rewrite_method(
-          backend, MethodSpec{s->bound_info, s->rewrite, s->plan, backend.kernels, mode, &dynamic.bound_sizes});
+          backend, MethodSpec{s->bound_info, s->rewrite, s->plan, backend.kernels, mode, &dynamic.bound_sizes, &symbolic});
   return s;
 }
 
@@ -223,6 +223,7 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
       state.verdicts = &schedule->verdicts;
       state.torch = &schedule->torch[running_index];
       for (size_t m = 0; m < 2; ++m) state.methods[m] = schedule->methods[m].get();
+      state.symbols = &e.values;
       state.pass_context.keep_copies = &schedule->kept_copies;
       state.pass_context.with_symbols = &c;
       at_bounds.schedule = &state;

@@ -152,7 +152,7 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
       if (r.inputs.empty()) r.inputs = make_input_values(info);
       RunningPath running(rewrite_path_name(r, mode));
       if (r.schedule && r.schedule->methods[m])
-        r.runs[m] = r.schedule->methods[m]->execute_twice(c, info, r.inputs);
+        r.runs[m] = r.schedule->methods[m]->execute_twice(c, info, r.inputs, r.schedule->symbols);
       else
         r.runs[m] = make_rewrite_method(backend, MethodSpec{info, *r.rewrite, *r.plan, backend.kernels, mode})
                         ->execute_twice(c, info, r.inputs);

@@ -7,6 +7,7 @@
 // run: et_known_defects NAME.
 #include <executorch/runtime/core/exec_aten/exec_aten.h>
 #include <executorch/runtime/core/exec_aten/util/dim_order_util.h>
+#include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/platform/runtime.h>
 
@@ -393,6 +394,22 @@ int narrow_huge_length() {
   return verdict(false, "no undefined behaviour reported for start + length past int64");
 }
 
+// pytorch/executorch issue 20546: Method::set_input resizes a DYNAMIC_BOUND
+// input with resize_tensor (runtime/executor/method.cpp), and TensorImpl's
+// internal_resize_contiguous (runtime/core/portable_type/tensor_impl.cpp:156-158)
+// checks only the new element count against the bound's, not each dim, though
+// program.fbs states the per-dim rule: [2, 8] into an input planned at [4, 4].
+int resize_checks_numel_only() {
+  float data[16] = {};
+  Owned in(et::ScalarType::Float, {4, 4}, {0, 1}, data);
+  const et::SizesType actual[2] = {2, 8};
+  const executorch::runtime::Error e = executorch::runtime::resize_tensor(in.tensor(), {actual, 2});
+  std::printf("resize_tensor [4, 4] (DYNAMIC_BOUND) to [2, 8]: error %d, sizes now [%d, %d]\n",
+              static_cast<int>(e), static_cast<int>(in.tensor().size(0)), static_cast<int>(in.tensor().size(1)));
+  return verdict(e == executorch::runtime::Error::Ok,
+                 "a dynamic input resized past its bound in one dim (numel checked only; issue 20546)");
+}
+
 int main(int argc, char** argv) {
   executorch::runtime::runtime_init();
   const char* name = argc > 1 ? argv[1] : "";
@@ -411,6 +428,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(name, "narrow_empty_dim_start_minus_one")) return narrow_empty_dim_start_minus_one();
   if (!std::strcmp(name, "narrow_negative_dim_abort")) return narrow_negative_dim_abort();
   if (!std::strcmp(name, "narrow_huge_length")) return narrow_huge_length();
+  if (!std::strcmp(name, "resize_checks_numel_only")) return resize_checks_numel_only();
   std::fprintf(stderr,
                "usage: et_known_defects channels_last_slice|huge_step|"
                "reduced_float_add_scalar|int64_add_overflow|channels_last_select|"

@@ -7,7 +7,11 @@
 // - one Tensor EValue per value, at its sizes, dim order and scalar type; a value
 //   the plan places has an `allocation_info` (memory id 1, the plan's offset); a
 //   runtime-op alias has none (its prim op sets its data pointer); the failing
-//   op's out has memory id 2 of its own;
+//   op's out has memory id 2 of its own; version 4: values at their bounds,
+//   DYNAMIC_BOUND where their sizes vary, each symbol an Int EValue computed at
+//   the chain's start by ExecuTorch's prim ops (sym_size.int of an input it
+//   sizes, else _local_scalar_dense of a one-element input tensor), NAME+K by
+//   executorch_prim::add.Scalar;
 // - one chain of kernel calls, operators named as kernels/portable/functions.yaml
 //   names them, an alias as its prim op (`executorch_prim::et_view.default` as
 //   upstream registers it; slicefuzz's `slicefuzz_prim::et_slice.default` and
@@ -20,6 +24,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vocab/case.h"
@@ -76,6 +81,9 @@ struct PteLayout {
   int64_t arena_bytes = 0;        // memory id 1: the plan's arena
   int64_t failing_out_bytes = 0;  // memory id 2: the failing op's out (0: no such op)
   std::vector<int> inputs;        // the value of each program input, in order
+  // Version 4: after them, per runtime integer (a symbol that sizes no input), a
+  // one-element int64 input tensor: (its EValue, the symbol).
+  std::vector<std::pair<int, int>> symbol_inputs;
   std::vector<int> outputs;       // the value of each program output, in order
   int ops_written = 0;            // the ops up to and including the failing op
 };

@@ -12,6 +12,8 @@
 #include "backends/executorch/runtime/runtime_method.h"
 
 #include <executorch/extension/data_loader/buffer_data_loader.h>
+#include <executorch/runtime/core/exec_aten/util/dim_order_util.h>
+#include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 #include <executorch/runtime/executor/method.h>
 #include <executorch/runtime/executor/program.h>
 
@@ -61,10 +63,12 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
  public:
   EtRuntimeMethod(const MethodSpec& s, PteFault fault) : spec_(s), fault_(fault) {}
 
-  RewriteExecution execute(const Case& c, const ProgramInfo& info,
-                           const std::vector<TensorValue>& inputs) override {
+  RewriteExecution execute(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
+                           const std::vector<int64_t>* symbols) override {
     RewriteExecution out;
-    if (!loaded_) load(c, info);
+    // Version 4: the program with its symbols, at its bounds, loaded once for
+    // every execution; a static case's program is the case.
+    if (!loaded_) spec_.symbolic ? load(*spec_.symbolic, spec_.planned) : load(c, info);
     if (!load_error_.empty()) {
       out.path.error_op = load_error_op_;
       out.path.error_message = load_error_;
@@ -90,6 +94,31 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
       if (e != rt::Error::Ok) {
         out.path.error_op = 0;
         out.path.error_message = "ExecuTorch's set_input(" + std::to_string(k) + ") refused it (" +
+                                 error_text(e) + "): " + et_adapter::take_log();
+        return out;
+      }
+    }
+    // Runtime integers: a one-element int64 tensor each (pte_writer.h).
+    for (size_t i = 0; i < layout_.symbol_inputs.size(); ++i) {
+      const int sym = layout_.symbol_inputs[i].second;
+      if (!symbols || sym >= static_cast<int>(symbols->size())) {
+        out.path.error_op = 0;
+        out.path.error_message = "no value for symbol " + std::to_string(sym) + " at this execution";
+        return out;
+      }
+      Tensor t;
+      const int64_t one = 1;
+      const uint8_t order = 0;
+      make_tensor_meta(ScalarType::Long, 1, &one, &order, t);
+      inputs_.push_back(std::make_unique<InputBuffer>(sizeof(int64_t)));
+      std::memcpy(inputs_.back()->data(), &(*symbols)[sym], sizeof(int64_t));
+      t.data = inputs_.back()->data();
+      t.capacity_nbytes = sizeof(int64_t);
+      et_adapter::EtTensor et(t);
+      const rt::Error e = method_->set_input(rt::EValue(et.get()), layout_.inputs.size() + i);
+      if (e != rt::Error::Ok) {
+        out.path.error_op = 0;
+        out.path.error_message = "ExecuTorch's set_input of symbol " + std::to_string(sym) + " refused it (" +
                                  error_text(e) + "): " + et_adapter::take_log();
         return out;
       }
@@ -238,6 +267,34 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
 };
 
 }  // namespace
+
+std::string executorch_input_check(const std::vector<int64_t>& actual, const std::vector<int64_t>& bound) {
+  // What Method::set_input does with a DYNAMIC_BOUND input tensor planned at its
+  // bound (method.cpp: resize_tensor(t_dst, t_src.sizes())), on ExecuTorch's own
+  // TensorImpl and resize_tensor.
+  namespace et = executorch::aten;
+  if (actual.size() > kMaxRank || bound.size() > kMaxRank) return "rank past 16";
+  et::SizesType bound32[kMaxRank] = {}, actual32[kMaxRank] = {}, strides[kMaxRank] = {};
+  et::DimOrderType order[kMaxRank] = {};
+  for (size_t d = 0; d < bound.size(); ++d) {
+    if (bound[d] < 0 || bound[d] > INT32_MAX) return "a bound past int32";
+    bound32[d] = static_cast<et::SizesType>(bound[d]), order[d] = static_cast<et::DimOrderType>(d);
+  }
+  for (size_t d = 0; d < actual.size(); ++d) {
+    if (actual[d] < INT32_MIN || actual[d] > INT32_MAX) return "a size past int32";
+    actual32[d] = static_cast<et::SizesType>(actual[d]);
+  }
+  if (!bound.empty() && executorch::runtime::dim_order_to_stride(bound32, order, bound.size(), strides) !=
+                            rt::Error::Ok)
+    return "no strides for the bound";
+  et::TensorImpl impl(et::ScalarType::Float, static_cast<ssize_t>(bound.size()), bound32, nullptr, order, strides,
+                      executorch::runtime::TensorShapeDynamism::DYNAMIC_BOUND);
+  et_adapter::take_log();
+  const rt::Error e =
+      executorch::runtime::resize_tensor(et::Tensor(&impl), et::ArrayRef<et::SizesType>(actual32, actual.size()));
+  const std::string log = et_adapter::take_log();
+  return e == rt::Error::Ok ? "" : "ExecuTorch's resize_tensor refused it (" + error_text(e) + "): " + log;
+}
 
 namespace {
 template <PteFault F>

@@ -19,4 +19,8 @@ MethodFactory runtime_method_factory(PteFault fault);
 // program as the method writes it, without probes, naming upstream operators only.
 decltype(Backend::write_program) runtime_program_writer(PteFault fault);
 
+// Backend::input_check of executorch-runtime: what ExecuTorch's Method::set_input
+// does with a DYNAMIC_BOUND input planned at `bound` (its resize_tensor).
+std::string executorch_input_check(const std::vector<int64_t>& actual, const std::vector<int64_t>& bound);
+
 }  // namespace slicefuzz::et_runtime

@@ -144,6 +144,31 @@ TEST(PteWriter, ProgramStopsAtTheFailingOpWhoseOutHasItsOwnBuffer) {
   EXPECT_EQ(load_with_executorch(w), "");
 }
 
+// Version 4: values at their bounds, DYNAMIC_BOUND where they vary; a symbol
+// that sizes an input is aten::sym_size.int of it, a runtime integer
+// aten::_local_scalar_dense of a one-element int64 input, NAME+K add.Scalar.
+TEST(PteWriter, SymbolsAreComputedByExecuTorchsPrimOps) {
+  Written w;
+  w.parsed = parse_case(
+      "slicefuzz-case 4\ndtype float32\nsym L in [1, 8]\nsym p in [0, 4]\ninput cache [1, 8, 4]\n"
+      "input x [L, 4]\nk = slice_copy(cache, dim=1, start=p, end=p+2, step=1)\nc = clone(k)\n"
+      "y = clone(x)\noutput c, y\nrun L=8 p=0\nrun L=3 p=2\n");
+  ASSERT_TRUE(w.parsed.ok) << w.parsed.error;
+  const ProgramInfo at_bounds = w.parsed.info;
+  w.rewrite = replace_slice_copy_with_slice(w.parsed.c, at_bounds, {});
+  w.plan = plan_memory(w.parsed.c, at_bounds, w.rewrite);
+  PteOptions o;
+  ASSERT_EQ(write_pte(w.parsed.c, at_bounds, w.rewrite, w.plan, o, w.bytes, w.layout), "");
+  const std::set<std::string> names = w.operators();
+  for (const char* expected : {"aten::sym_size.int", "aten::_local_scalar_dense", "executorch_prim::add.Scalar"})
+    EXPECT_TRUE(names.count(expected)) << expected;
+  ASSERT_EQ(w.layout.symbol_inputs.size(), 1u);  // p sizes no input
+  EXPECT_EQ(w.layout.symbol_inputs[0].second, 1);
+  EXPECT_EQ(w.tensor(1)->shape_dynamism(), fb::TensorShapeDynamism::DYNAMIC_BOUND);  // x
+  EXPECT_EQ(w.tensor(0)->shape_dynamism(), fb::TensorShapeDynamism::STATIC);         // cache
+  EXPECT_EQ(load_with_executorch(w), "");
+}
+
 TEST(PteWriter, WhatIsNotWrittenSaysWhy) {
   const ParseResult eager = parse_case(
       "slicefuzz-case 2\ndtype float32\ninput x [4]\na = slice(x, dim=0, start=1, end=3, step=1)\n"
