@@ -198,7 +198,19 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
     // Setting the inputs: the judge says refuse exactly when a value lies outside
     // its range (program.fbs's per-dim rule); the backend's input check answers.
     if (!backend.out_of_process()) {
-      Finding f = input_check_finding(c, e, backend);
+      Finding f;
+      {
+        RunningPath running("inputs");  // a backend's input check may be its runtime's code
+        f = input_check_finding(c, e, backend);
+      }
+      // A refusal for a declared limit (sizes past what the backend represents)
+      // is UNSUPPORTED, as a refusing op is.
+      if (f.sut_refused && backend.outside_limits)
+        if (std::string why = backend.outside_limits(e.c, e.info); !why.empty()) {
+          report.unsupported = "execution " + std::to_string(k + 1) + ": " + why;
+          ++report.executions;
+          return report;
+        }
       if (!f.message.empty()) {
         f.execution = static_cast<int>(k);
         f.message = "execution " + std::to_string(k + 1) + " (" + describe_execution(c, e.values) +

@@ -54,13 +54,13 @@ namespace {
 // The path this process is running (a string literal; "" between paths).
 std::atomic<const char*> g_running_path{""};
 
-// Marks the path being run for its scope.
-struct RunningPath {
-  explicit RunningPath(const char* path) { g_running_path.store(path); }
-  ~RunningPath() { g_running_path.store(""); }
-  RunningPath(const RunningPath&) = delete;
-  RunningPath& operator=(const RunningPath&) = delete;
-};
+}  // namespace
+
+RunningPath::RunningPath(const char* path) { g_running_path.store(path); }
+RunningPath::~RunningPath() { g_running_path.store(""); }
+
+namespace {
+
 
 #if defined(SLICEFUZZ_ASAN)
 // A sanitizer's death callback: the running path, written as the worker dies
@@ -265,8 +265,10 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
 
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
                     const RunOptions& options) {
-  if (c.is_dynamic()) return run_executions(c, backend, options);
+  // Before anything runs (a dynamic case's input checks may run the backend's
+  // runtime code first).
   if (options.note_path_at_death) note_path_at_death_once();
+  if (c.is_dynamic()) return run_executions(c, backend, options);
   CaseReport report = run_all_paths(c, info, backend, options);
   Finding* first = nullptr;
   for (Finding& f : report.findings)

@@ -101,4 +101,13 @@ ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
                                                const std::vector<const ExecutionInfo*>& running,
                                                const DynamicInfo& dynamic, const Backend& backend);
 
+// Marks the path this process runs for its scope (a string literal): what a
+// sanitizer report's death callback names (its signature's path).
+struct RunningPath {
+  explicit RunningPath(const char* path);
+  ~RunningPath();
+  RunningPath(const RunningPath&) = delete;
+  RunningPath& operator=(const RunningPath&) = delete;
+};
+
 }  // namespace slicefuzz

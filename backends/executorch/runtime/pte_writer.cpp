@@ -271,6 +271,15 @@ class Builder {
       if (op.kind == OpKind::ViewCopy) {
         for (size_t i = 0; i < op.ints.size(); ++i)
           sizes.push_back(int_at(op, ArgSlot::Ints, static_cast<int>(i), op.ints[i]));
+      } else if (result.dynamic_shape && op.kind == OpKind::ExpandCopy) {
+        // expand's -1 keeps the input's dim: its size at run time.
+        const int64_t n = static_cast<int64_t>(op.ints.size());
+        for (int64_t j = 0; j < n; ++j) {
+          const int64_t d = j - (n - rank);
+          sizes.push_back(d >= 0 && op.ints[j] == -1 && !op.sym_at(ArgSlot::Ints, static_cast<int>(j))
+                              ? size_of(oi.src, d)
+                              : int_at(op, ArgSlot::Ints, static_cast<int>(j), op.ints[j]));
+        }
       } else if (result.dynamic_shape && (op.kind == OpKind::SqueezeCopy || op.kind == OpKind::UnsqueezeCopy)) {
         std::vector<bool> dropped(static_cast<size_t>(rank), false);
         if (op.kind == OpKind::SqueezeCopy)

@@ -284,6 +284,9 @@ std::string executorch_input_check(const std::vector<int64_t>& actual, const std
     if (actual[d] < INT32_MIN || actual[d] > INT32_MAX) return "a size past int32";
     actual32[d] = static_cast<et::SizesType>(actual[d]);
   }
+  // Strides as the program loader derives them for the input's tensor
+  // (tensor_parser_portable.cpp, dim_order_to_stride); resize_tensor derives
+  // them again for the new sizes.
   if (!bound.empty() && executorch::runtime::dim_order_to_stride(bound32, order, bound.size(), strides) !=
                             rt::Error::Ok)
     return "no strides for the bound";
