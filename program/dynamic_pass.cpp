@@ -77,11 +77,16 @@ RewritePlan rewrite_for_every_execution_with(const std::vector<const ProgramInfo
       // ExecuTorch program: the alias is a tensor with one allocation_info and
       // the sizes it was written with), an alias whose sizes vary stays a copy,
       // as PR 21552 keeps dynamic bases as copies (is_static_shape_tensor).
+      // The program is written at the bounds, so what counts is the value's
+      // shape over every allowed size (its spec's dynamism, exir's
+      // is_static_shape_tensor), not only at the scheduled executions.
       bool sizes_vary = false;
-      for (size_t i = 1; i < infos.size() && rules.planned_sizes_must_stay; ++i)
-        if (static_cast<size_t>(v) < infos[i]->values.size() && infos[i]->values[v].known &&
-            infos[0]->values[v].known && infos[i]->values[v].sizes != infos[0]->values[v].sizes)
-          sizes_vary = true;
+      const std::vector<int64_t>* sizes = nullptr;
+      for (size_t i = 0; i < infos.size() && rules.planned_sizes_must_stay; ++i) {
+        if (static_cast<size_t>(v) >= infos[i]->values.size() || !infos[i]->values[v].known) continue;
+        if (infos[i]->values[v].dynamic_shape || (sizes && infos[i]->values[v].sizes != *sizes)) sizes_vary = true;
+        if (!sizes) sizes = &infos[i]->values[v].sizes;
+      }
       if (planned && sizes_vary) {
         decided.alias = false;
         decided.rule = "sizes-vary";
