@@ -379,7 +379,12 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
     const ValueInfo& val = info.values[k];
     if (k == failing_result && failing_result >= 0) {
       const Op& op = c.ops[info.failing_op];
-      const Tensor out = failing_out_meta(op, value_meta(info.values[info.ops[info.failing_op].src]));
+      const Tensor src = value_meta(info.values[info.ops[info.failing_op].src]);
+      Tensor out = failing_out_meta(op, src);
+      // A made-up layout past int32 (program.fbs keeps sizes as int): the source's,
+      // which fits (pte_unwritable checked every known value).
+      for (int d = 0; d < out.rank; ++d)
+        if (out.sizes[d] > INT32_MAX) out = src;
       layout.failing_out_bytes = std::max<int64_t>(static_cast<int64_t>(out.nbytes()), 1);
       b.add(fb::KernelTypes::Tensor,
             tensor_of(b.fbb(), out, kFailingOutMemoryId, 0, drop_order, c.is_dynamic()).Union());
