@@ -68,9 +68,6 @@ struct Backend {
   // Whose known findings (corpus/known/<name>) are this backend's too ("": its
   // own): a variant over the same code under test shares its defects.
   std::string known_findings_of;
-  // Why it does not run programs with symbols (version 4's schedules), or
-  // nullptr when it does: such a case is UNSUPPORTED with this reason.
-  const char* symbolic_programs_unsupported = nullptr;
   bool out_of_process() const { return !worker_command.empty(); }
 };
 

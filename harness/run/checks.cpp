@@ -125,10 +125,6 @@ void backend_admits(const ExecutionRecord& r, AliasMode, CaseReport& report) {
     if (backend.outside_limits) report.unsupported = backend.outside_limits(r.c, r.info);
     return;
   }
-  if (r.schedule && backend.symbolic_programs_unsupported) {
-    report.unsupported = backend.symbolic_programs_unsupported;
-    return;
-  }
   // The in-process kernels and pass run copy semantics only (DESIGN 2).
   if (r.c.has_eager_ops() && !backend.eager_ops)
     report.unsupported = "eager ops (slice, select, add: version 2 views)";

@@ -9,6 +9,7 @@
 
 #include "backends/executorch/adapter.h"
 #include "kernels/kernels.h"
+#include "kernels/util/slice_util.h"
 #include "program/op_layout_facts.h"
 
 namespace slicefuzz::et_runtime {
@@ -238,10 +239,12 @@ class Builder {
     call.args.push_back(oi.src);
     if (prim == "et_slice") {
       call.name = faulty_prims ? kFaultyEtSlicePrim : kEtSlicePrim, call.overload = "default";
-      if (op.kind == OpKind::NarrowCopy && rank > 0 && op.dim >= -rank && op.dim < rank) {
+      const std::optional<int> narrow_dim =
+          op.kind == OpKind::NarrowCopy ? normalize_dim(op.dim, static_cast<int>(rank)) : std::nullopt;
+      if (narrow_dim) {
         // [start, start + length) as et_slice's start and end (et_slice clamps the
         // end to the size), a negative start first counted from the end.
-        const int64_t d = op.dim < 0 ? op.dim + rank : op.dim;
+        const int64_t d = *narrow_dim;
         IntArg first = int_at(op, ArgSlot::Index, -1, op.index);
         if (first.evalue < 0 && first.literal < 0)
           first = src.dynamic_shape ? sum(size_of(oi.src, d), first) : IntArg{narrow_first(src.sizes[d], op.index)};
@@ -283,11 +286,12 @@ class Builder {
       } else if (result.dynamic_shape && (op.kind == OpKind::SqueezeCopy || op.kind == OpKind::UnsqueezeCopy)) {
         std::vector<bool> dropped(static_cast<size_t>(rank), false);
         if (op.kind == OpKind::SqueezeCopy)
-          for (int64_t dim : op.ints) {
-            const int64_t d = dim < 0 ? dim + rank : dim;
-            if (d >= 0 && d < rank && src.sizes[d] == 1) dropped[d] = true;
-          }
-        const int64_t inserted = op.kind == OpKind::UnsqueezeCopy ? (op.dim < 0 ? op.dim + rank + 1 : op.dim) : -1;
+          for (int64_t dim : op.ints)
+            if (const std::optional<int> d = normalize_dim(dim, static_cast<int>(rank)); d && src.sizes[*d] == 1)
+              dropped[*d] = true;
+        const int64_t inserted = op.kind == OpKind::UnsqueezeCopy
+                                     ? normalize_dim(op.dim, static_cast<int>(rank) + 1).value_or(-1)
+                                     : -1;
         for (int64_t d = 0; d <= rank; ++d) {
           if (d == inserted) sizes.push_back(IntArg{1});
           if (d < rank && !dropped[d]) sizes.push_back(size_of(oi.src, d));

@@ -35,11 +35,11 @@ namespace {
 namespace rt = executorch::runtime;
 using executorch::extension::BufferDataLoader;
 
-std::string error_text(rt::Error e) { return "error 0x" + [&] {
-  char b[16];
-  std::snprintf(b, sizeof b, "%x", static_cast<unsigned>(e));
-  return std::string(b);
-}(); }
+std::string error_text(rt::Error e) {
+  char b[24];
+  std::snprintf(b, sizeof b, "error 0x%x", static_cast<unsigned>(e));
+  return b;
+}
 
 // One execution's input bytes when the program does not plan its inputs
 // (set_input shares them): retired after the execution as an arena is, kept
@@ -70,7 +70,7 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
     // every execution; a static case's program is the case.
     if (!loaded_) spec_.symbolic ? load(*spec_.symbolic, spec_.planned) : load(c, info);
     if (!load_error_.empty()) {
-      out.path.error_op = load_error_op_;
+      out.path.error_op = 0;  // no op ran
       out.path.error_message = load_error_;
       return out;
     }
@@ -83,45 +83,38 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
     // shared, in fresh memory at every execution (as the reference's fresh arena).
     previous_inputs_ = std::move(inputs_);
     inputs_.clear();
-    for (size_t k = 0; k < layout_.inputs.size() && k < inputs.size(); ++k) {
-      Tensor t = value_meta(info.values[layout_.inputs[k]]);
+    // Sets program input `index` from `t`'s bytes, kept in fresh memory; "" or why not.
+    auto set_input = [&](Tensor t, const TensorValue* value, const void* raw, size_t index) -> std::string {
       inputs_.push_back(std::make_unique<InputBuffer>(t.nbytes()));
       t.data = inputs_.back()->data();
       t.capacity_nbytes = t.nbytes();
-      write_tensor_value(inputs[k], t);
+      if (value) write_tensor_value(*value, t);
+      if (raw) std::memcpy(t.data, raw, t.nbytes());
       et_adapter::EtTensor et(t);
-      const rt::Error e = et.ok() ? method_->set_input(rt::EValue(et.get()), k) : rt::Error::NotSupported;
-      if (e != rt::Error::Ok) {
-        out.path.error_op = 0;
-        out.path.error_message = "ExecuTorch's set_input(" + std::to_string(k) + ") refused it (" +
-                                 error_text(e) + "): " + et_adapter::take_log();
-        return out;
-      }
-    }
+      const rt::Error e = et.ok() ? method_->set_input(rt::EValue(et.get()), index) : rt::Error::NotSupported;
+      return e == rt::Error::Ok ? "" : "ExecuTorch's set_input(" + std::to_string(index) + ") refused it (" +
+                                           error_text(e) + "): " + et_adapter::take_log();
+    };
+    std::string refused;
+    for (size_t k = 0; k < layout_.inputs.size() && k < inputs.size() && refused.empty(); ++k)
+      refused = set_input(value_meta(info.values[layout_.inputs[k]]), &inputs[k], nullptr, k);
     // Runtime integers: a one-element int64 tensor each (pte_writer.h).
-    for (size_t i = 0; i < layout_.symbol_inputs.size(); ++i) {
+    for (size_t i = 0; i < layout_.symbol_inputs.size() && refused.empty(); ++i) {
       const int sym = layout_.symbol_inputs[i].second;
       if (!symbols || sym >= static_cast<int>(symbols->size())) {
-        out.path.error_op = 0;
-        out.path.error_message = "no value for symbol " + std::to_string(sym) + " at this execution";
-        return out;
+        refused = "no value for symbol " + std::to_string(sym) + " at this execution";
+        break;
       }
       Tensor t;
       const int64_t one = 1;
       const uint8_t order = 0;
       make_tensor_meta(ScalarType::Long, 1, &one, &order, t);
-      inputs_.push_back(std::make_unique<InputBuffer>(sizeof(int64_t)));
-      std::memcpy(inputs_.back()->data(), &(*symbols)[sym], sizeof(int64_t));
-      t.data = inputs_.back()->data();
-      t.capacity_nbytes = sizeof(int64_t);
-      et_adapter::EtTensor et(t);
-      const rt::Error e = method_->set_input(rt::EValue(et.get()), layout_.inputs.size() + i);
-      if (e != rt::Error::Ok) {
-        out.path.error_op = 0;
-        out.path.error_message = "ExecuTorch's set_input of symbol " + std::to_string(sym) + " refused it (" +
-                                 error_text(e) + "): " + et_adapter::take_log();
-        return out;
-      }
+      refused = set_input(t, nullptr, &(*symbols)[sym], layout_.inputs.size() + i);
+    }
+    if (!refused.empty()) {
+      out.path.error_op = 0;
+      out.path.error_message = refused;
+      return out;
     }
     close_step(0);
     et_adapter::take_log();
@@ -157,7 +150,6 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
  private:
   void load(const Case& c, const ProgramInfo& info) {
     loaded_ = true;
-    load_error_op_ = 0;
     if (!register_runtime_kernels()) {
       load_error_ = "ExecuTorch's kernel registry refused slicefuzz's kernels";
       return;
@@ -248,7 +240,6 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
   std::vector<std::unique_ptr<InputBuffer>> inputs_, previous_inputs_;
   bool loaded_ = false;
   std::string load_error_;
-  int load_error_op_ = 0;
   std::vector<uint8_t> pte_;
   PteLayout layout_;
   int nv_ = 0;
