@@ -2,6 +2,7 @@
 // the rewrite path) the pass and the planner, each replaceable on its own.
 // Everything a backend does not replace is the reference implementation.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,6 +16,15 @@
 #include "program/rewrite_pass.h"
 
 namespace slicefuzz {
+
+// A program written for the backend's own runtime (Backend::write_program), and
+// what feeds it: its inputs in order, first the case's input values, then one
+// one-element int64 tensor per runtime integer (a symbol that sizes no input).
+struct WrittenProgram {
+  std::vector<uint8_t> bytes;
+  std::vector<int> input_values;   // the case value each program input holds
+  std::vector<int> symbol_inputs;  // the symbol each later program input holds
+};
 
 struct Backend {
   std::string name;
@@ -63,8 +73,9 @@ struct Backend {
   // its own runtime runs (`slicefuzz export --pte`: an ExecuTorch .pte), aliases
   // in `mode` (RuntimeOp or Planned), naming only operators upstream has.
   // Returns "" or why not. nullptr: the backend writes no such program.
+  // Version 4: `c` has symbols and `info` is the analysis at the bounds.
   std::string (*write_program)(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
-                               const MemoryPlan& plan, AliasMode mode, std::vector<uint8_t>& bytes) = nullptr;
+                               const MemoryPlan& plan, AliasMode mode, WrittenProgram& out) = nullptr;
   // Whose known findings (corpus/known/<name>) are this backend's too ("": its
   // own): a variant over the same code under test shares its defects.
   std::string known_findings_of;

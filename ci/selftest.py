@@ -101,8 +101,13 @@ def campaign(backend, seed, workdir):
     if not new:
         return {"killed": False, "cases": None}
     first = min(new, key=lambda r: r["first_case"])
+    case_file = first["case_file"] if os.path.exists(first["case_file"]) else None
+    text = None
+    if case_file:  # kept in the record: the work directory is removed at the end
+        with open(case_file, "rb") as f:
+            text = f.read(8192).decode("utf-8", "replace")
     return {"killed": True, "cases": first["first_case"] + 1, "signature": first["signature"],
-            "case_file": first["case_file"] if os.path.exists(first["case_file"]) else None}
+            "case_file": case_file, "case": text}
 
 
 
@@ -139,10 +144,15 @@ def fuzz(backend, seed, workdir):
     records = [json.loads(l) for l in t.stdout.splitlines() if l.startswith("{")]
     kind = records[0]["kind"] if records else ("TIMEOUT" if sorted(crashes)[0].startswith("timeout-")
                                                 else "CRASH (does not replay)")
+    # The input itself is kept in the record: the work directory is removed at the
+    # end, and a finding on a sound row must be triaged from what the docs hold.
+    with open(artifact, "rb") as f:
+        text = f.read(8192).decode("utf-8", "replace")
     return {"killed": True, "seconds": round(secs, 1),
             "startup_seconds": None if startup is None else round(startup, 1),
             "search_seconds": None if startup is None else round(secs - startup, 1),
-            "kind": kind}
+            "kind": kind, "signature": records[0].get("signature") if records else None,
+            "artifact": os.path.basename(artifact), "input": text}
 
 
 def minimize(backend, case_file, workdir):
@@ -298,6 +308,18 @@ def write_docs(meta, rows):
     for r in rows:
         if r["reproducer"]:
             md += ["### `%s`" % r["backend"], "", "```", r["reproducer"], "```", ""]
+    # A sound row's finding is the matrix's real news: its input, as found, to triage.
+    found = [(r["backend"], how, x) for r in rows if is_sound(r["backend"])
+             for how in ("run", "fuzz") for x in r[how] if x.get("killed")]
+    if found:
+        md += ["## Findings on sound rows (to triage)", ""]
+        for name, how, x in found:
+            text = x.get("case") or x.get("input")
+            md += ["- `%s`, %s: %s%s" % (name, how, x.get("signature") or x.get("kind"),
+                                          "" if text else " (input not recorded)")]
+            if text:
+                md += ["", "```", text.rstrip(), "```", ""]
+        md += [""]
     md += ["Overall: %s" % ("PASS" if ok else "FAIL"), ""]
     with open("docs/selftest.md", "w") as f:
         f.write("\n".join(md))

@@ -47,6 +47,33 @@ expect alias-offset faulty-et-runtime-offset-without-delta "$SRC/corpus/seeds/ch
 expect dim-order faulty-et-runtime-drops-dim-order "$SRC/corpus/seeds/dimorder_channels_last_slice_n.case" planned 1 \
   "DIFFERS from PyTorch"
 
+# Version 4: one program written at the bounds, run at each execution's sizes
+# and runtime integers (a one-element int64 input each).
+expect dynamic-passes executorch-runtime-planned "$SRC/corpus/seeds/dynamic/kv_cache_read_at_live_length.case" planned 0 \
+  "does not reproduce"
+# pytorch/executorch issue 20546: set_input accepts an input past its bound in one
+# dim (as many elements as the bound): the program and ExecuTorch alone show it.
+expect dynamic-input-past-bound executorch-runtime-planned "$SRC/corpus/regression/input_past_its_bound_in_one_dim.case" \
+  planned 1 "set_input accepted every input, but one lies past its bound"
+# A planned alias of a static input inside a dynamic program, its delta lost by
+# the faulty writer: wrong values at every execution.
+cat >"$WORK/dynamic_static_alias.case" <<'CASE'
+slicefuzz-case 4
+dtype float32
+sym S in [1, 4]
+input x [S, 3]
+input w [4, 3]
+a = slice_copy(w, dim=0, start=1, end=3, step=1)
+b = clone(a)
+y = clone(x)
+output b, y
+run S=4
+run S=2
+CASE
+expect dynamic-passes-static-alias executorch-runtime-planned "$WORK/dynamic_static_alias.case" planned 0 "does not reproduce"
+expect dynamic-alias-offset faulty-et-runtime-offset-without-delta "$WORK/dynamic_static_alias.case" planned 1 \
+  "execution 2, output 0: DIFFERS from PyTorch"
+
 # Bad usage: exit 2, one line, nothing written.
 bad() {
   local name=$1; shift
@@ -62,7 +89,12 @@ bad bad-mode "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --mode
 bad missing-file "$WORK/no-such.case" -o "$WORK/never"
 bad not-upstream "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --mode runtime-op --backend executorch-runtime
 bad no-writer "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --backend reference
-bad symbols "$SRC/corpus/seeds/dynamic/kv_cache_read_at_live_length.case" -o "$WORK/never"
+bad constant "$SRC/corpus/seeds/dynamic/rope_constant_at_runtime_position.case" -o "$WORK/never"
+printf 'slicefuzz-case 4\ndtype float32\nsym S in [1, 4]\ninput x [S]\ny = clone(x)\noutput y\nrun S=9\n' \
+  >"$WORK/out_of_range.case"
+bad dynamic-mode-not-the-backends "$SRC/corpus/seeds/dynamic/kv_cache_read_at_live_length.case" -o "$WORK/never" \
+  --backend executorch-runtime --mode planned
+bad no-execution-in-range "$WORK/out_of_range.case" -o "$WORK/never"
 "$RUNNER" "$WORK/never" >/dev/null 2>&1
 if [ $? != 2 ]; then echo "FAIL runner on a missing directory: not exit 2"; failures=$((failures + 1)); fi
 

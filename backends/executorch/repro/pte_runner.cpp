@@ -1,13 +1,15 @@
 // A standalone runner for a program exported by `slicefuzz export --pte`:
 // ExecuTorch's API only, no slicefuzz code. It loads DIR/program.pte with
 // Program::load (full verification), loads method "forward" over planned buffers
-// of the sizes the program asks for, sets each input from DIR/input_K.bin (the
-// bytes in the input's own dim order), executes the method as many times as
-// DIR/expected.txt says, and compares every output with DIR/expected_K.bin
-// (row-major, eager PyTorch's values), or expects the error expected.txt names.
-// Prints each output beside the expected values; exits 1 while the bug
-// reproduces (a difference, an unexpected error or an unexpected success), 0 when
-// the program behaves as PyTorch does, 2 when the directory is unusable.
+// of the sizes the program asks for, and runs the executions DIR/expected.txt
+// lists, in order, on that one method: each sets every input with set_input from
+// its file (the bytes in the input's own dim order) at the execution's sizes,
+// executes the method, and compares every output with PyTorch's (row-major), or
+// expects the error, or the refusal of an input past its bound, that
+// expected.txt names. Prints each output beside the expected values; exits 1
+// while the bug reproduces (a difference, an unexpected error, refusal or
+// success), 0 when the program behaves as PyTorch does, 2 when the directory is
+// unusable.
 //
 // The operators must be registered: inside an ExecuTorch checkout, link the
 // portable kernels' generated registration (portable_ops_lib) and the prim ops
@@ -42,35 +44,67 @@ bool read_file(const std::string& path, std::vector<uint8_t>& out) {
   return true;
 }
 
-// expected.txt: "executions N", then "error OP" (the op PyTorch refuses) or one
-// "output K" line per output.
-struct Expected {
-  int executions = 2;
+// expected.txt (harness/cli/cli_export_pte.cpp): "executions N", then per
+// execution "execution E", its inputs ("input K FILE SIZE..."), and what PyTorch
+// says: "refused" (set_input must refuse an input past its bound), "error OP"
+// (op OP fails) or "output K FILE" per output. A directory written before
+// executions had blocks ("executions N", "error OP" or "output K", input_K.bin
+// and expected_K.bin at the program's sizes) reads as N such executions.
+struct InputFile {
+  std::string file;
+  std::vector<int32_t> sizes;  // empty: the program's own
+  bool program_sizes = false;
+};
+struct Execution {
+  std::vector<InputFile> inputs;
+  bool refused = false;
   int error_op = -1;
-  std::vector<std::vector<uint8_t>> outputs;
+  std::vector<std::string> outputs;
 };
 
-bool read_expected(const std::string& dir, Expected& e) {
+bool read_expected(const std::string& dir, size_t num_inputs, std::vector<Execution>& runs) {
   std::ifstream in(dir + "/expected.txt");
   if (!in) return false;
+  int executions = 0;
+  Execution legacy;  // the old format's one description of every execution
+  bool blocks = false;
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
     std::string key;
     words >> key;
+    Execution& e = blocks ? runs.back() : legacy;
     if (key == "executions") {
-      words >> e.executions;
+      words >> executions;
+    } else if (key == "execution") {
+      blocks = true;
+      runs.emplace_back();
+    } else if (key == "input" && blocks) {
+      size_t k = 0;
+      InputFile f;
+      words >> k >> f.file;
+      for (int32_t size; words >> size;) f.sizes.push_back(size);
+      if (k != e.inputs.size() || f.file.empty()) return false;
+      e.inputs.push_back(f);
+    } else if (key == "refused") {
+      e.refused = true;
     } else if (key == "error") {
       words >> e.error_op;
     } else if (key == "output") {
-      int k = -1;
-      words >> k;
-      e.outputs.emplace_back();
-      if (k != static_cast<int>(e.outputs.size()) - 1 ||
-          !read_file(dir + "/expected_" + std::to_string(k) + ".bin", e.outputs.back()))
-        return false;
+      size_t k = 0;
+      std::string file;
+      words >> k >> file;
+      if (k != e.outputs.size()) return false;
+      e.outputs.push_back(file.empty() ? "expected_" + std::to_string(k) + ".bin" : file);
+    } else if (!key.empty()) {
+      return false;
     }
   }
-  return e.executions > 0;
+  if (!blocks) {
+    for (size_t k = 0; k < num_inputs; ++k)
+      legacy.inputs.push_back({"input_" + std::to_string(k) + ".bin", {}, true});
+    runs.assign(executions > 0 ? executions : 0, legacy);
+  }
+  return executions > 0 && static_cast<size_t>(executions) == runs.size();
 }
 
 // A tensor's elements in row-major order of its sizes, whatever its dim order.
@@ -122,8 +156,8 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   rt::runtime_init();
   std::vector<uint8_t> pte;
-  Expected expected;
-  if (!read_file(dir + "/program.pte", pte) || !read_expected(dir, expected)) {
+  std::vector<Execution> runs;
+  if (!read_file(dir + "/program.pte", pte) || !read_expected(dir, 0, runs)) {
     std::fprintf(stderr, "%s: no program.pte or a malformed expected.txt\n", dir.c_str());
     return 2;
   }
@@ -136,6 +170,11 @@ int main(int argc, char** argv) {
   }
   rt::Result<rt::MethodMeta> meta = program->method_meta("forward");
   if (!meta.ok()) return std::printf("REPRODUCES: no method 'forward'\n"), 1;
+  runs.clear();
+  if (!read_expected(dir, meta->num_inputs(), runs)) {
+    std::fprintf(stderr, "%s: a malformed expected.txt\n", dir.c_str());
+    return 2;
+  }
   // Planned buffers as the program asks for them.
   std::vector<std::unique_ptr<uint8_t[]>> storage;
   std::vector<rt::Span<uint8_t>> buffers;
@@ -154,22 +193,39 @@ int main(int argc, char** argv) {
     return 1;
   }
   bool reproduces = false;
-  for (int run = 0; run < expected.executions; ++run) {
+  for (size_t run = 0; run < runs.size(); ++run) {
+    const Execution& expected = runs[run];
+    const int number = static_cast<int>(run) + 1;
+    if (expected.inputs.size() != method->inputs_size()) {
+      std::fprintf(stderr, "execution %d: %zu inputs in expected.txt, the program has %zu\n", number,
+                   expected.inputs.size(), method->inputs_size());
+      return 2;
+    }
     // Fresh input memory at every execution (a shared, unplanned input then
-    // lives elsewhere each time, as a deployed method's caller's buffers may).
-    std::vector<std::vector<uint8_t>> input_bytes(method->inputs_size());
-    std::vector<std::vector<int32_t>> sizes(method->inputs_size());
-    std::vector<std::vector<uint8_t>> orders(method->inputs_size());
-    std::vector<std::vector<int32_t>> strides(method->inputs_size());
+    // lives elsewhere each time, as a deployed method's caller's buffers may),
+    // at the execution's sizes in the input's own dim order.
+    const size_t n = method->inputs_size();
+    std::vector<std::vector<uint8_t>> input_bytes(n);
+    std::vector<std::vector<int32_t>> sizes(n);
+    std::vector<std::vector<uint8_t>> orders(n);
+    std::vector<std::vector<int32_t>> strides(n);
     std::vector<std::unique_ptr<TensorImpl>> impls;
-    for (size_t k = 0; k < method->inputs_size(); ++k) {
+    std::string refused;
+    for (size_t k = 0; k < n && refused.empty(); ++k) {
       rt::Result<rt::TensorInfo> info = meta->input_tensor_meta(k);
-      if (!info.ok() || !read_file(dir + "/input_" + std::to_string(k) + ".bin", input_bytes[k])) {
-        std::fprintf(stderr, "input %zu: no tensor or no input_%zu.bin\n", k, k);
+      if (!info.ok() || !read_file(dir + "/" + expected.inputs[k].file, input_bytes[k])) {
+        std::fprintf(stderr, "input %zu: no tensor or no %s\n", k, expected.inputs[k].file.c_str());
         return 2;
       }
-      sizes[k].assign(info->sizes().begin(), info->sizes().end());
+      if (expected.inputs[k].program_sizes)
+        sizes[k].assign(info->sizes().begin(), info->sizes().end());
+      else
+        sizes[k] = expected.inputs[k].sizes;
       orders[k].assign(info->dim_order().begin(), info->dim_order().end());
+      size_t numel = 1;
+      for (int32_t s : sizes[k]) numel *= static_cast<size_t>(s < 0 ? 0 : s);
+      if (sizes[k].size() != orders[k].size() || numel * rt::elementSize(info->scalar_type()) != input_bytes[k].size())
+        return std::fprintf(stderr, "input %zu: %s does not hold its sizes\n", k, expected.inputs[k].file.c_str()), 2;
       strides[k].resize(sizes[k].size());
       if (!sizes[k].empty() &&
           rt::dim_order_to_stride(sizes[k].data(), orders[k].data(), sizes[k].size(), strides[k].data()) !=
@@ -181,35 +237,64 @@ int main(int argc, char** argv) {
                                                    strides[k].data()));
       const rt::Error e = method->set_input(rt::EValue(Tensor(impls.back().get())), k);
       if (e != rt::Error::Ok) {
-        std::printf("execution %d: set_input(%zu) refused (error 0x%x)\n", run + 1, k, static_cast<unsigned>(e));
-        reproduces = true;
-        break;
+        char why[96];
+        std::snprintf(why, sizeof why, "set_input(%zu) refused it (error 0x%x)", k, static_cast<unsigned>(e));
+        refused = why;
       }
     }
-    if (reproduces) break;
+    if (expected.refused) {
+      // An input past its bound (program.fbs: each dim at runtime at most its
+      // bound's) must be refused where the inputs are set; nothing runs.
+      if (refused.empty()) {
+        std::printf("REPRODUCES: execution %d: set_input accepted every input, but one lies past its bound:",
+                    number);
+        for (size_t k = 0; k < n; ++k) {
+          rt::Result<rt::TensorInfo> info = meta->input_tensor_meta(k);
+          std::printf(" input %zu [", k);
+          for (size_t d = 0; d < sizes[k].size(); ++d) std::printf("%s%d", d ? ", " : "", sizes[k][d]);
+          std::printf("] (bound [");
+          for (size_t d = 0; info.ok() && d < info->sizes().size(); ++d)
+            std::printf("%s%d", d ? ", " : "", info->sizes()[d]);
+          std::printf("])");
+        }
+        std::printf("\n");
+        reproduces = true;
+      } else {
+        std::printf("execution %d: %s, as an input past its bound must be\n", number, refused.c_str());
+      }
+      continue;
+    }
+    if (!refused.empty()) {
+      std::printf("REPRODUCES: execution %d: %s; PyTorch runs it\n", number, refused.c_str());
+      reproduces = true;
+      break;
+    }
     const rt::Error e = method->execute();
     if (expected.error_op >= 0) {
       if (e == rt::Error::Ok) {
-        std::printf("REPRODUCES: execution %d ran, but PyTorch refuses op %d\n", run + 1, expected.error_op);
+        std::printf("REPRODUCES: execution %d ran, but PyTorch refuses op %d\n", number, expected.error_op);
         reproduces = true;
       } else {
-        std::printf("execution %d: refused (error 0x%x), as PyTorch refuses op %d\n", run + 1,
+        std::printf("execution %d: refused (error 0x%x), as PyTorch refuses op %d\n", number,
                     static_cast<unsigned>(e), expected.error_op);
       }
       continue;
     }
     if (e != rt::Error::Ok) {
-      std::printf("REPRODUCES: execution %d failed (error 0x%x); PyTorch runs it\n", run + 1, static_cast<unsigned>(e));
+      std::printf("REPRODUCES: execution %d failed (error 0x%x); PyTorch runs it\n", number, static_cast<unsigned>(e));
       reproduces = true;
       continue;
     }
     for (size_t i = 0; i < method->outputs_size() && i < expected.outputs.size(); ++i) {
+      std::vector<uint8_t> want;
+      if (!read_file(dir + "/" + expected.outputs[i], want))
+        return std::fprintf(stderr, "output %zu: no %s\n", i, expected.outputs[i].c_str()), 2;
       const Tensor out = method->get_output(i).toTensor();
       const std::vector<uint8_t> got = row_major_bytes(out);
-      const bool same = got == expected.outputs[i];
-      std::printf("execution %d, output %zu: %s\n", run + 1, i, same ? "as PyTorch" : "DIFFERS from PyTorch");
+      const bool same = got == want;
+      std::printf("execution %d, output %zu: %s\n", number, i, same ? "as PyTorch" : "DIFFERS from PyTorch");
       print_values("got", got, out.scalar_type());
-      print_values("expected", expected.outputs[i], out.scalar_type());
+      print_values("expected", want, out.scalar_type());
       reproduces |= !same;
     }
   }

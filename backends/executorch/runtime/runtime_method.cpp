@@ -300,7 +300,7 @@ std::unique_ptr<MethodUnderTest> make_with(const MethodSpec& spec) {
 namespace {
 template <PteFault F>
 std::string write_with(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite, const MemoryPlan& plan,
-                       AliasMode mode, std::vector<uint8_t>& bytes) {
+                       AliasMode mode, WrittenProgram& out) {
   PteOptions options;
   options.mode = mode;
   options.fault = F;
@@ -308,7 +308,11 @@ std::string write_with(const Case& c, const ProgramInfo& info, const RewritePlan
   options.upstream_ops_only = true;
   options.planned_inputs = mode != AliasMode::RuntimeOp;  // as the method writes it
   PteLayout layout;
-  return write_pte(c, info, rewrite, plan, options, bytes, layout);
+  std::string why = write_pte(c, info, rewrite, plan, options, out.bytes, layout);
+  out.input_values = layout.inputs;
+  out.symbol_inputs.clear();
+  for (const auto& [value, symbol] : layout.symbol_inputs) out.symbol_inputs.push_back(symbol);
+  return why;
 }
 }  // namespace
 
