@@ -73,9 +73,11 @@ struct Backend {
   // its own runtime runs (`slicefuzz export --pte`: an ExecuTorch .pte), aliases
   // in `mode` (RuntimeOp or Planned), naming only operators upstream has.
   // Returns "" or why not. nullptr: the backend writes no such program.
-  // Version 4: `c` has symbols and `info` is the analysis at the bounds.
+  // Version 4: `c` has symbols and `info` is the analysis at the bounds;
+  // `inputs` (each case input's value) give the constants the program holds.
   std::string (*write_program)(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
-                               const MemoryPlan& plan, AliasMode mode, WrittenProgram& out) = nullptr;
+                               const MemoryPlan& plan, AliasMode mode, const std::vector<TensorValue>& inputs,
+                               WrittenProgram& out) = nullptr;
   // Whose known findings (corpus/known/<name>) are this backend's too ("": its
   // own): a variant over the same code under test shares its defects.
   std::string known_findings_of;

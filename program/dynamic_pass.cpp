@@ -98,6 +98,16 @@ RewritePlan rewrite_for_every_execution_with(const std::vector<const ProgramInfo
         decided.reason = "its byte offset in its root differs between executions (" +
                          std::to_string(seen) + " bytes at the first that reads it): a planned "
                          "alias has one offset, so it stays a copy";
+      } else if (const int root = out.is_alias(src) ? out.root[src] : src;
+                 planned && rules.planned_constant_alignment > 0 && have &&
+                 static_cast<size_t>(root) < infos.front()->values.size() &&
+                 infos.front()->values[root].constant && seen % rules.planned_constant_alignment != 0) {
+        decided.alias = false;
+        decided.rule = "constant-offset-unaligned";
+        decided.reason = "it would lie " + std::to_string(seen) + " bytes into constant '" +
+                         infos.front()->values[root].name + "': a planned alias of a constant is an entry of the "
+                         "program's constant segment, whose offsets must be aligned to " +
+                         std::to_string(rules.planned_constant_alignment) + " bytes, so it stays a copy";
       } else {
         out.root[v] = out.is_alias(src) ? out.root[src] : src;
         // The offset at the first execution where the alias reads anything (an

@@ -30,6 +30,11 @@ struct DynamicPassRules {
   // executions stays a copy. Off for the reference, whose method gives a planned
   // alias each execution's sizes.
   bool planned_sizes_must_stay = false;
+  // Planned aliases of a constant are entries of the program's constant segment,
+  // whose offsets program.fbs requires aligned to the tensor alignment
+  // (SubsegmentOffsets): one at a delta that is not a multiple of this stays a
+  // copy. 0: no such rule (the reference's method reads constants in place).
+  int64_t planned_constant_alignment = 0;
 };
 
 // `infos[i]` and `plans[i]`: execution i's analysis and the pass's plan at its

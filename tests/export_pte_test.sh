@@ -73,6 +73,15 @@ CASE
 expect dynamic-passes-static-alias executorch-runtime-planned "$WORK/dynamic_static_alias.case" planned 0 "does not reproduce"
 expect dynamic-alias-offset faulty-et-runtime-offset-without-delta "$WORK/dynamic_static_alias.case" planned 1 \
   "execution 2, output 0: DIFFERS from PyTorch"
+# Constants in the program's constant segment (ExecuTorch's extended header):
+# a RoPE table read at a runtime position, and a planned alias into the segment
+# whose delta the faulty writer loses.
+expect constant-passes executorch-runtime-planned "$SRC/corpus/seeds/dynamic/rope_constant_at_runtime_position.case" \
+  planned 0 "does not reproduce"
+expect constant-alias-passes executorch-runtime-planned \
+  "$SRC/corpus/regression/planned_alias_into_the_constant_segment.case" planned 0 "does not reproduce"
+expect constant-alias-offset faulty-et-runtime-offset-without-delta \
+  "$SRC/corpus/regression/planned_alias_into_the_constant_segment.case" planned 1 "output 1: DIFFERS from PyTorch"
 
 # Bad usage: exit 2, one line, nothing written.
 bad() {
@@ -89,7 +98,6 @@ bad bad-mode "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --mode
 bad missing-file "$WORK/no-such.case" -o "$WORK/never"
 bad not-upstream "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --mode runtime-op --backend executorch-runtime
 bad no-writer "$SRC/corpus/seeds/chain_dense_slices.case" -o "$WORK/never" --backend reference
-bad constant "$SRC/corpus/seeds/dynamic/rope_constant_at_runtime_position.case" -o "$WORK/never"
 printf 'slicefuzz-case 4\ndtype float32\nsym S in [1, 4]\ninput x [S]\ny = clone(x)\noutput y\nrun S=9\n' \
   >"$WORK/out_of_range.case"
 bad dynamic-mode-not-the-backends "$SRC/corpus/seeds/dynamic/kv_cache_read_at_live_length.case" -o "$WORK/never" \

@@ -100,6 +100,7 @@ RewritePlan rewrite_with_planned_sizes(const std::vector<const ProgramInfo*>& in
                                        const std::vector<RewritePlan>& plans, bool planned) {
   DynamicPassRules rules;
   rules.planned_sizes_must_stay = true;
+  rules.planned_constant_alignment = et_runtime::kConstantAlignment;
   return rewrite_for_every_execution_with(infos, plans, planned, rules);
 }
 

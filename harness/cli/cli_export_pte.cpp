@@ -187,7 +187,9 @@ int cli_export_pte(const CliArgs& args, const CommonOptions& common, const std::
     plan = backend->planner(p.c, p.info, rewrite);
   }
   WrittenProgram program;
-  if (std::string why = backend->write_program(p.c, info, rewrite, plan, mode, program); !why.empty())
+  // The constants' values (static: the same at every execution).
+  const std::vector<TensorValue> inputs = make_input_values(running.front()->info);
+  if (std::string why = backend->write_program(p.c, info, rewrite, plan, mode, inputs, program); !why.empty())
     return fail(file + ": " + why + (mode == AliasMode::RuntimeOp ? "; try --mode planned" : ""));
 
   ExportFiles files;

@@ -4,6 +4,7 @@
 #include <executorch/schema/program_generated.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "kernels/kernels.h"
 #include "kernels/util/slice_util.h"
 #include "program/op_layout_facts.h"
+#include "program/tensor_conversion.h"
 
 namespace slicefuzz::et_runtime {
 
@@ -39,7 +41,8 @@ struct IntArg {
 // A value's Tensor: sizes (int32) and dim order of `meta`, placed at `memory_id`
 // (nullopt: no allocation_info) and `offset`.
 flatbuffers::Offset<fb::Tensor> tensor_of(fbb_t& b, const Tensor& meta, std::optional<uint32_t> memory_id,
-                                          int64_t offset, bool drop_dim_order, bool dynamic) {
+                                          int64_t offset, bool drop_dim_order, bool dynamic,
+                                          uint32_t data_buffer_idx = 0) {
   std::vector<int32_t> sizes(meta.sizes, meta.sizes + meta.rank);
   std::vector<uint8_t> order(meta.dim_order, meta.dim_order + meta.rank);
   if (drop_dim_order)
@@ -50,7 +53,7 @@ flatbuffers::Offset<fb::Tensor> tensor_of(fbb_t& b, const Tensor& meta, std::opt
     at = fb::CreateAllocationDetails(b, *memory_id, static_cast<uint32_t>(o), static_cast<uint32_t>(o >> 32));
   }
   return fb::CreateTensorDirect(b, static_cast<fb::ScalarType>(et_adapter::to_et(meta.dtype)), 0, &sizes, &order,
-                                false, 0, at, 0,
+                                false, data_buffer_idx, at, 0,
                                 dynamic ? fb::TensorShapeDynamism::DYNAMIC_BOUND : fb::TensorShapeDynamism::STATIC);
 }
 
@@ -66,6 +69,18 @@ class Builder {
     return static_cast<int>(values_.size()) - 1;
   }
   int add_int(int64_t x) { return add(fb::KernelTypes::Int, fb::CreateInt(b_, x).Union()); }
+  // A constant's bytes appended to the constant segment, aligned: its offset.
+  uint64_t add_constant_bytes(const std::vector<uint8_t>& bytes) {
+    constant_data_.resize((constant_data_.size() + kConstantAlignment - 1) / kConstantAlignment * kConstantAlignment);
+    const uint64_t at = constant_data_.size();
+    constant_data_.insert(constant_data_.end(), bytes.begin(), bytes.end());
+    return at;
+  }
+  // An entry of the constant segment's offsets: a tensor's data_buffer_idx.
+  uint32_t add_constant_entry(uint64_t offset) {
+    constant_offsets_.push_back(offset);
+    return static_cast<uint32_t>(constant_offsets_.size() - 1);
+  }
   int add_bool(bool x) { return add(fb::KernelTypes::Bool, fb::CreateBool(b_, x).Union()); }
   int add_none() { return add(fb::KernelTypes::Null, fb::CreateNull(b_).Union()); }
   int arg(const IntArg& a) { return a.evalue >= 0 ? a.evalue : add_int(a.literal); }
@@ -324,19 +339,54 @@ class Builder {
     std::vector<flatbuffers::Offset<fb::BackendDelegate>> no_delegates;
     std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans{fb::CreateExecutionPlanDirect(
         b_, "forward", 0, &values_, &inputs, &outputs, &chains, &ops, &no_delegates, &buffer_sizes, nullptr)};
-    // No constants: an empty constant segment, its one offset the placeholder 0
-    // that non-constant tensors' data_buffer_idx names (the inline constant_buffer
-    // is deprecated since ExecuTorch 0.7, runtime/executor/program.cpp).
-    std::vector<uint64_t> placeholder{0};
-    std::vector<flatbuffers::Offset<fb::DataSegment>> no_segments;
-    b_.Finish(fb::CreateProgramDirect(b_, 0, &plans, nullptr, nullptr, &no_segments,
-                                      fb::CreateSubsegmentOffsetsDirect(b_, 0, &placeholder)),
+    // The constant segment's offsets: first the placeholder 0 that non-constant
+    // tensors' data_buffer_idx names, then one per constant tensor. Without
+    // constants the segment is empty and absent (the inline constant_buffer is
+    // deprecated since ExecuTorch 0.7, runtime/executor/program.cpp).
+    std::vector<flatbuffers::Offset<fb::DataSegment>> segments;
+    if (!constant_data_.empty()) segments.push_back(fb::CreateDataSegment(b_, 0, constant_data_.size()));
+    b_.Finish(fb::CreateProgramDirect(b_, 0, &plans, nullptr, nullptr, &segments,
+                                      fb::CreateSubsegmentOffsetsDirect(b_, 0, &constant_offsets_)),
               fb::ProgramIdentifier());
-    bytes.assign(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
+    if (constant_data_.empty()) {
+      bytes.assign(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
+      return "";
+    }
+    with_segment(bytes);
     return "";
   }
 
  private:
+  // The file with a segment, as exir's serializer lays it out
+  // (schema/extended_header.h): the flatbuffer with ExecuTorch's extended header
+  // put after its file identifier (the root offset moved past it; every other
+  // offset in a flatbuffer is relative), then the constant segment at an aligned
+  // segment base offset.
+  void with_segment(std::vector<uint8_t>& bytes) const {
+    const uint8_t* fbuf = b_.GetBufferPointer();
+    const size_t size = b_.GetSize();
+    constexpr uint32_t kHeaderLength = 32;  // magic, length, program, segment base, segment size
+    const uint64_t program_size = size + kHeaderLength;
+    const uint64_t segment_base = (program_size + kConstantAlignment - 1) / kConstantAlignment * kConstantAlignment;
+    const uint64_t segment_size = constant_data_.size();
+    bytes.assign(fbuf, fbuf + 8);
+    uint32_t root;
+    std::memcpy(&root, fbuf, 4);
+    root += kHeaderLength;
+    std::memcpy(bytes.data(), &root, 4);
+    auto put = [&](const void* p, size_t n) {
+      bytes.insert(bytes.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
+    };
+    put("eh00", 4);
+    put(&kHeaderLength, 4);
+    put(&program_size, 8);
+    put(&segment_base, 8);
+    put(&segment_size, 8);
+    bytes.insert(bytes.end(), fbuf + 8, fbuf + size);
+    bytes.resize(segment_base, 0);
+    bytes.insert(bytes.end(), constant_data_.begin(), constant_data_.end());
+  }
+
   const Case& c_;
   const ProgramInfo& info_;
   const PteOptions& o_;
@@ -347,6 +397,8 @@ class Builder {
   std::vector<flatbuffers::Offset<fb::Instruction>> instructions_;
   std::vector<int> symbol_;
   std::map<std::pair<int, int64_t>, int> expr_;
+  std::vector<uint64_t> constant_offsets_{0};
+  std::vector<uint8_t> constant_data_;
 };
 
 }  // namespace
@@ -354,7 +406,6 @@ class Builder {
 std::string pte_unwritable(const Case& c, const ProgramInfo& info) {
   if (c.has_eager_ops()) return "eager ops (version 2 views and add) are not ExecuTorch operators";
   for (const ValueInfo& v : info.values) {
-    if (v.constant) return "constants are not written as a .pte yet";
     if (!v.known) continue;
     for (int64_t s : v.sizes)
       if (s > INT32_MAX) return "a size past int32 (program.fbs keeps sizes as int)";
@@ -363,8 +414,8 @@ std::string pte_unwritable(const Case& c, const ProgramInfo& info) {
 }
 
 std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
-                      const MemoryPlan& plan, const PteOptions& options, std::vector<uint8_t>& bytes,
-                      PteLayout& layout) {
+                      const MemoryPlan& plan, const PteOptions& options, const std::vector<TensorValue>& inputs,
+                      std::vector<uint8_t>& bytes, PteLayout& layout) {
   if (std::string why = pte_unwritable(c, info); !why.empty()) return why;
   const bool planned_aliases = options.mode == AliasMode::Planned;
   if (planned_aliases && !options.planned_inputs) return "planned aliases need planned inputs (their roots)";
@@ -379,6 +430,7 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
   // One Tensor per value, in value order (EValue index = value index), at its
   // (bound) sizes; DYNAMIC_BOUND where its sizes vary over the symbols' ranges.
   const int failing_result = info.failing_op >= 0 ? info.ops[info.failing_op].result : -1;
+  std::map<int, uint64_t> constant_at;  // each constant's offset in the constant segment
   for (int k = 0; k < static_cast<int>(info.values.size()); ++k) {
     const ValueInfo& val = info.values[k];
     if (k == failing_result && failing_result >= 0) {
@@ -400,6 +452,30 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
     }
     const bool alias = rewrite.is_alias(k);
     const bool input = k < info.num_inputs;
+    // A constant, and a planned alias of one: an entry of the constant segment
+    // (the program's bytes, never the arena's).
+    if (plan.tensors[k].constant && (!alias || planned_aliases)) {
+      uint64_t at;
+      if (!alias) {
+        if (k >= static_cast<int>(inputs.size())) return "constant '" + val.name + "' has no value to write";
+        Tensor t = value_meta(val);
+        std::vector<uint8_t> data(t.nbytes());
+        t.data = data.data();
+        t.capacity_nbytes = data.size();
+        write_tensor_value(inputs[k], t);
+        at = constant_at[k] = b.add_constant_bytes(data);
+      } else {
+        const int64_t delta = options.fault == PteFault::AliasOffsetWithoutDelta ? 0 : plan.tensors[k].offset;
+        if (delta % kConstantAlignment != 0)
+          return "planned alias '" + val.name + "' lies " + std::to_string(delta) + " bytes into its constant: " +
+                 "constant segment offsets must be aligned to " + std::to_string(kConstantAlignment) +
+                 " bytes (program.fbs, SubsegmentOffsets)";
+        at = constant_at[rewrite.root[k]] + static_cast<uint64_t>(delta);
+      }
+      b.add(fb::KernelTypes::Tensor,
+            tensor_of(b.fbb(), value_meta(val), std::nullopt, 0, drop_order, false, b.add_constant_entry(at)).Union());
+      continue;
+    }
     std::optional<uint32_t> memory;
     if ((!alias || planned_aliases) && (!input || options.planned_inputs)) memory = kArenaMemoryId;
     int64_t offset = plan.tensors[k].offset;
@@ -407,7 +483,8 @@ std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan&
     b.add(fb::KernelTypes::Tensor,
           tensor_of(b.fbb(), value_meta(val), memory, offset, drop_order, val.dynamic_shape).Union());
   }
-  for (int k = 0; k < info.num_inputs; ++k) layout.inputs.push_back(k);
+  for (int k = 0; k < info.num_inputs; ++k)
+    if (!info.values[k].constant) layout.inputs.push_back(k);
   if (info.failing_op < 0) layout.outputs = info.outputs;
   b.define_symbols(layout);
 

@@ -7,7 +7,10 @@
 // - one Tensor EValue per value, at its sizes, dim order and scalar type; a value
 //   the plan places has an `allocation_info` (memory id 1, the plan's offset); a
 //   runtime-op alias has none (its prim op sets its data pointer); the failing
-//   op's out has memory id 2 of its own; version 4: values at their bounds,
+//   op's out has memory id 2 of its own; a constant has no allocation_info
+//   but a data_buffer_idx into the constant segment (a segment after the
+//   flatbuffer, found through ExecuTorch's extended header), and so has a
+//   planned alias of one (its root's entry plus the alias delta); version 4: values at their bounds,
 //   DYNAMIC_BOUND where their sizes vary, each symbol an Int EValue computed at
 //   the chain's start by ExecuTorch's prim ops (sym_size.int of an input it
 //   sizes, else _local_scalar_dense of a one-element input tensor), NAME+K by
@@ -30,6 +33,7 @@
 #include "vocab/case.h"
 #include "vocab/plan_types.h"
 #include "vocab/program_info.h"
+#include "vocab/tensor_value.h"
 
 namespace slicefuzz::et_runtime {
 
@@ -48,6 +52,10 @@ inline constexpr const char* kFaultyEtViewPrim = "slicefuzz_faulty::et_view";
 inline constexpr const char* kProbeEnter = "slicefuzz_probe::enter";
 inline constexpr const char* kProbeLeave = "slicefuzz_probe::leave";
 inline constexpr const char* kProbeAlias = "slicefuzz_probe::alias";
+
+// The alignment of every entry of the constant segment (program.fbs,
+// SubsegmentOffsets: @executorch-tensor-alignment, 16 by default in exir).
+inline constexpr int64_t kConstantAlignment = 16;
 
 // Deliberate defects of a program writer and its prim ops, one real bug class
 // each, for the self-test's faulty variants (docs/selftest.md).
@@ -92,10 +100,12 @@ struct PteLayout {
 // the backend's declared limits (runtime_limits.cpp) keep such cases out.
 std::string pte_unwritable(const Case& c, const ProgramInfo& info);
 
-// Writes the program. Returns "" and fills `bytes` and `layout`, or why not
-// (then both are unspecified).
+// Writes the program. `inputs`: each case input's value (make_input_values'
+// order); the program holds the constants' (version 4: weights, buffers) in its
+// constant segment, and takes every other input at run time. Returns "" and
+// fills `bytes` and `layout`, or why not (then both are unspecified).
 std::string write_pte(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite,
-                      const MemoryPlan& plan, const PteOptions& options, std::vector<uint8_t>& bytes,
-                      PteLayout& layout);
+                      const MemoryPlan& plan, const PteOptions& options, const std::vector<TensorValue>& inputs,
+                      std::vector<uint8_t>& bytes, PteLayout& layout);
 
 }  // namespace slicefuzz::et_runtime

@@ -68,7 +68,8 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
     RewriteExecution out;
     // Version 4: the program with its symbols, at its bounds, loaded once for
     // every execution; a static case's program is the case.
-    if (!loaded_) spec_.symbolic ? load(*spec_.symbolic, spec_.planned) : load(c, info);
+    // The constants' values are written into the program (the same at every execution).
+    if (!loaded_) spec_.symbolic ? load(*spec_.symbolic, spec_.planned, inputs) : load(c, info, inputs);
     if (!load_error_.empty()) {
       out.path.error_op = 0;  // no op ran
       out.path.error_message = load_error_;
@@ -96,8 +97,14 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
                                            error_text(e) + "): " + et_adapter::take_log();
     };
     std::string refused;
-    for (size_t k = 0; k < layout_.inputs.size() && k < inputs.size() && refused.empty(); ++k)
-      refused = set_input(value_meta(info.values[layout_.inputs[k]]), &inputs[k], nullptr, k);
+    for (size_t k = 0; k < layout_.inputs.size() && refused.empty(); ++k) {
+      const int v = layout_.inputs[k];  // a case input (constants are the program's)
+      if (v >= static_cast<int>(inputs.size())) {
+        refused = "no value for input " + std::to_string(v) + " at this execution";
+        break;
+      }
+      refused = set_input(value_meta(info.values[v]), &inputs[v], nullptr, k);
+    }
     // Runtime integers: a one-element int64 tensor each (pte_writer.h).
     for (size_t i = 0; i < layout_.symbol_inputs.size() && refused.empty(); ++i) {
       const int sym = layout_.symbol_inputs[i].second;
@@ -148,7 +155,7 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
   }
 
  private:
-  void load(const Case& c, const ProgramInfo& info) {
+  void load(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs) {
     loaded_ = true;
     if (!register_runtime_kernels()) {
       load_error_ = "ExecuTorch's kernel registry refused slicefuzz's kernels";
@@ -160,7 +167,8 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
     // Runtime-op aliases over unplanned inputs: each execution's inputs in other
     // memory, so that a pointer kept from an earlier execution is caught.
     options.planned_inputs = spec_.mode != AliasMode::RuntimeOp;
-    if (std::string why = write_pte(c, info, spec_.rewrite, spec_.plan, options, pte_, layout_); !why.empty()) {
+    if (std::string why = write_pte(c, info, spec_.rewrite, spec_.plan, options, inputs, pte_, layout_);
+        !why.empty()) {
       load_error_ = "not written as an ExecuTorch program: " + why;
       return;
     }
@@ -208,7 +216,7 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
 
   // In the arena: a non-alias value (runtime-op mode's aliases have no bytes of
   // their own; planned mode's are inside their root's).
-  bool owns_bytes(int v) const { return v < nv_ && !spec_.rewrite.is_alias(v); }
+  bool owns_bytes(int v) const { return v < nv_ && !spec_.rewrite.is_alias(v) && !spec_.plan.tensors[v].constant; }
   void open_step(int step) {
     for (int v = 0; v < nv_; ++v)
       if (owns_bytes(v) && spec_.plan.tensors[v].first_step == step && spec_.plan.tensors[v].nbytes > 0)
@@ -300,7 +308,7 @@ std::unique_ptr<MethodUnderTest> make_with(const MethodSpec& spec) {
 namespace {
 template <PteFault F>
 std::string write_with(const Case& c, const ProgramInfo& info, const RewritePlan& rewrite, const MemoryPlan& plan,
-                       AliasMode mode, WrittenProgram& out) {
+                       AliasMode mode, const std::vector<TensorValue>& inputs, WrittenProgram& out) {
   PteOptions options;
   options.mode = mode;
   options.fault = F;
@@ -308,7 +316,7 @@ std::string write_with(const Case& c, const ProgramInfo& info, const RewritePlan
   options.upstream_ops_only = true;
   options.planned_inputs = mode != AliasMode::RuntimeOp;  // as the method writes it
   PteLayout layout;
-  std::string why = write_pte(c, info, rewrite, plan, options, out.bytes, layout);
+  std::string why = write_pte(c, info, rewrite, plan, options, inputs, out.bytes, layout);
   out.input_values = layout.inputs;
   out.symbol_inputs.clear();
   for (const auto& [value, symbol] : layout.symbol_inputs) out.symbol_inputs.push_back(symbol);

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -47,7 +48,7 @@ Written write(const std::string& text, AliasMode mode, bool probes = true) {
   PteOptions o;
   o.mode = mode;
   o.probes = probes;
-  EXPECT_EQ(write_pte(w.parsed.c, w.parsed.info, w.rewrite, w.plan, o, w.bytes, w.layout), "");
+  EXPECT_EQ(write_pte(w.parsed.c, w.parsed.info, w.rewrite, w.plan, o, {}, w.bytes, w.layout), "");
   return w;
 }
 
@@ -158,7 +159,7 @@ TEST(PteWriter, SymbolsAreComputedByExecuTorchsPrimOps) {
   w.rewrite = replace_slice_copy_with_slice(w.parsed.c, at_bounds, {});
   w.plan = plan_memory(w.parsed.c, at_bounds, w.rewrite);
   PteOptions o;
-  ASSERT_EQ(write_pte(w.parsed.c, at_bounds, w.rewrite, w.plan, o, w.bytes, w.layout), "");
+  ASSERT_EQ(write_pte(w.parsed.c, at_bounds, w.rewrite, w.plan, o, {}, w.bytes, w.layout), "");
   const std::set<std::string> names = w.operators();
   for (const char* expected : {"aten::sym_size.int", "aten::_local_scalar_dense", "executorch_prim::add.Scalar"})
     EXPECT_TRUE(names.count(expected)) << expected;
@@ -167,6 +168,64 @@ TEST(PteWriter, SymbolsAreComputedByExecuTorchsPrimOps) {
   EXPECT_EQ(w.tensor(1)->shape_dynamism(), fb::TensorShapeDynamism::DYNAMIC_BOUND);  // x
   EXPECT_EQ(w.tensor(0)->shape_dynamism(), fb::TensorShapeDynamism::STATIC);         // cache
   EXPECT_EQ(load_with_executorch(w), "");
+}
+
+// Version 4's constants: bytes in a constant segment after the flatbuffer (found
+// through ExecuTorch's extended header), each tensor a data_buffer_idx with no
+// allocation_info and no program input; a planned alias of one, an entry at its
+// root's offset plus the alias delta, which must be aligned.
+TEST(PteWriter, ConstantsLiveInTheConstantSegment) {
+  Written w;
+  w.parsed = parse_case(
+      "slicefuzz-case 4\ndtype float32\nsym L in [1, 4]\nconst table [8, 4]\ninput x [L, 4]\n"
+      "r = slice_copy(table, dim=0, start=2, end=4, step=1)\nc = clone(r)\ny = clone(x)\noutput c, y\n"
+      "run L=4\nrun L=2\n");
+  ASSERT_TRUE(w.parsed.ok) << w.parsed.error;
+  w.rewrite = replace_slice_copy_with_slice(w.parsed.c, w.parsed.info, {});
+  ASSERT_TRUE(w.rewrite.is_alias(2));  // r: 32 bytes into table
+  w.plan = plan_memory(w.parsed.c, w.parsed.info, w.rewrite);
+  std::vector<TensorValue> inputs(2);
+  inputs[0].dtype = ScalarType::Float;
+  inputs[0].sizes = {8, 4};
+  for (int i = 0; i < 32; ++i) {
+    const float f = static_cast<float>(i);
+    const auto* b = reinterpret_cast<const uint8_t*>(&f);
+    inputs[0].bytes.insert(inputs[0].bytes.end(), b, b + 4);
+  }
+  PteOptions o;
+  o.mode = AliasMode::Planned;
+  o.probes = false;
+  ASSERT_EQ(write_pte(w.parsed.c, w.parsed.info, w.rewrite, w.plan, o, inputs, w.bytes, w.layout), "");
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(w.bytes.data()) + 8, 4), "eh00");
+  const fb::Program* program = fb::GetProgram(w.bytes.data());
+  ASSERT_EQ(program->segments()->size(), 1u);
+  const auto* offsets = program->constant_segment()->offsets();
+  ASSERT_EQ(offsets->size(), 3u);  // the placeholder, table, r
+  EXPECT_EQ(w.tensor(0)->data_buffer_idx(), 1u);
+  EXPECT_EQ(w.tensor(0)->allocation_info(), nullptr);
+  EXPECT_EQ(w.tensor(2)->data_buffer_idx(), 2u);
+  EXPECT_EQ(offsets->Get(2) - offsets->Get(1), 32u);
+  EXPECT_EQ(w.layout.inputs, std::vector<int>{1});  // x only
+  // table[2][0] (= 8.0f) where r's entry points.
+  float first;
+  const uint64_t base = w.bytes.size() - program->segments()->Get(0)->size();
+  std::memcpy(&first, w.bytes.data() + base + offsets->Get(2), 4);
+  EXPECT_EQ(first, 8.0f);
+  EXPECT_EQ(load_with_executorch(w), "");
+  // One row in (16 bytes) is aligned; an odd element is not.
+  Written odd;
+  odd.parsed = parse_case(
+      "slicefuzz-case 4\ndtype float32\nconst table [8]\nr = slice_copy(table, dim=0, start=1, end=3, step=1)\n"
+      "c = clone(r)\noutput c\n");
+  ASSERT_TRUE(odd.parsed.ok) << odd.parsed.error;
+  odd.rewrite = replace_slice_copy_with_slice(odd.parsed.c, odd.parsed.info, {});
+  odd.plan = plan_memory(odd.parsed.c, odd.parsed.info, odd.rewrite);
+  inputs.resize(1);
+  inputs[0].sizes = {8};
+  inputs[0].bytes.resize(32);
+  EXPECT_NE(write_pte(odd.parsed.c, odd.parsed.info, odd.rewrite, odd.plan, o, inputs, odd.bytes, odd.layout)
+                .find("aligned"),
+            std::string::npos);
 }
 
 TEST(PteWriter, WhatIsNotWrittenSaysWhy) {
