@@ -344,11 +344,15 @@ class Builder {
     // constants the segment is empty and absent (the inline constant_buffer is
     // deprecated since ExecuTorch 0.7, runtime/executor/program.cpp).
     std::vector<flatbuffers::Offset<fb::DataSegment>> segments;
-    if (!constant_data_.empty()) segments.push_back(fb::CreateDataSegment(b_, 0, constant_data_.size()));
+    const bool constants = constant_offsets_.size() > 1;
+    // Constants of no bytes still need the segment their entries index (padded,
+    // as exir pads every tensor to the alignment).
+    if (constants && constant_data_.empty()) constant_data_.resize(kConstantAlignment);
+    if (constants) segments.push_back(fb::CreateDataSegment(b_, 0, constant_data_.size()));
     b_.Finish(fb::CreateProgramDirect(b_, 0, &plans, nullptr, nullptr, &segments,
                                       fb::CreateSubsegmentOffsetsDirect(b_, 0, &constant_offsets_)),
               fb::ProgramIdentifier());
-    if (constant_data_.empty()) {
+    if (!constants) {
       bytes.assign(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
       return "";
     }
