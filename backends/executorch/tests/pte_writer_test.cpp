@@ -39,12 +39,19 @@ struct Written {
   const fb::Tensor* tensor(int value) const { return forward()->values()->Get(value)->val_as_Tensor(); }
 };
 
-Written write(const std::string& text, AliasMode mode, bool probes = true) {
+// The case parsed, rewritten by the reference pass and planned (a version-4
+// case: at its bounds, which its parsed analysis holds), not yet written.
+Written prepared(const std::string& text) {
   Written w;
   w.parsed = parse_case(text);
   EXPECT_TRUE(w.parsed.ok) << w.parsed.error;
   w.rewrite = replace_slice_copy_with_slice(w.parsed.c, w.parsed.info, {});
   w.plan = plan_memory(w.parsed.c, w.parsed.info, w.rewrite);
+  return w;
+}
+
+Written write(const std::string& text, AliasMode mode, bool probes = true) {
+  Written w = prepared(text);
   PteOptions o;
   o.mode = mode;
   o.probes = probes;
@@ -149,17 +156,12 @@ TEST(PteWriter, ProgramStopsAtTheFailingOpWhoseOutHasItsOwnBuffer) {
 // that sizes an input is aten::sym_size.int of it, a runtime integer
 // aten::_local_scalar_dense of a one-element int64 input, NAME+K add.Scalar.
 TEST(PteWriter, SymbolsAreComputedByExecuTorchsPrimOps) {
-  Written w;
-  w.parsed = parse_case(
+  Written w = prepared(
       "slicefuzz-case 4\ndtype float32\nsym L in [1, 8]\nsym p in [0, 4]\ninput cache [1, 8, 4]\n"
       "input x [L, 4]\nk = slice_copy(cache, dim=1, start=p, end=p+2, step=1)\nc = clone(k)\n"
       "y = clone(x)\noutput c, y\nrun L=8 p=0\nrun L=3 p=2\n");
-  ASSERT_TRUE(w.parsed.ok) << w.parsed.error;
-  const ProgramInfo at_bounds = w.parsed.info;
-  w.rewrite = replace_slice_copy_with_slice(w.parsed.c, at_bounds, {});
-  w.plan = plan_memory(w.parsed.c, at_bounds, w.rewrite);
   PteOptions o;
-  ASSERT_EQ(write_pte(w.parsed.c, at_bounds, w.rewrite, w.plan, o, {}, w.bytes, w.layout), "");
+  ASSERT_EQ(write_pte(w.parsed.c, w.parsed.info, w.rewrite, w.plan, o, {}, w.bytes, w.layout), "");
   const std::set<std::string> names = w.operators();
   for (const char* expected : {"aten::sym_size.int", "aten::_local_scalar_dense", "executorch_prim::add.Scalar"})
     EXPECT_TRUE(names.count(expected)) << expected;
@@ -175,15 +177,11 @@ TEST(PteWriter, SymbolsAreComputedByExecuTorchsPrimOps) {
 // allocation_info and no program input; a planned alias of one, an entry at its
 // root's offset plus the alias delta, which must be aligned.
 TEST(PteWriter, ConstantsLiveInTheConstantSegment) {
-  Written w;
-  w.parsed = parse_case(
+  Written w = prepared(
       "slicefuzz-case 4\ndtype float32\nsym L in [1, 4]\nconst table [8, 4]\ninput x [L, 4]\n"
       "r = slice_copy(table, dim=0, start=2, end=4, step=1)\nc = clone(r)\ny = clone(x)\noutput c, y\n"
       "run L=4\nrun L=2\n");
-  ASSERT_TRUE(w.parsed.ok) << w.parsed.error;
-  w.rewrite = replace_slice_copy_with_slice(w.parsed.c, w.parsed.info, {});
   ASSERT_TRUE(w.rewrite.is_alias(2));  // r: 32 bytes into table
-  w.plan = plan_memory(w.parsed.c, w.parsed.info, w.rewrite);
   std::vector<TensorValue> inputs(2);
   inputs[0].dtype = ScalarType::Float;
   inputs[0].sizes = {8, 4};
@@ -213,13 +211,9 @@ TEST(PteWriter, ConstantsLiveInTheConstantSegment) {
   EXPECT_EQ(first, 8.0f);
   EXPECT_EQ(load_with_executorch(w), "");
   // One row in (16 bytes) is aligned; an odd element is not.
-  Written odd;
-  odd.parsed = parse_case(
+  Written odd = prepared(
       "slicefuzz-case 4\ndtype float32\nconst table [8]\nr = slice_copy(table, dim=0, start=1, end=3, step=1)\n"
       "c = clone(r)\noutput c\n");
-  ASSERT_TRUE(odd.parsed.ok) << odd.parsed.error;
-  odd.rewrite = replace_slice_copy_with_slice(odd.parsed.c, odd.parsed.info, {});
-  odd.plan = plan_memory(odd.parsed.c, odd.parsed.info, odd.rewrite);
   inputs.resize(1);
   inputs[0].sizes = {8};
   inputs[0].bytes.resize(32);
