@@ -1,6 +1,7 @@
 // executorch-runtime's method (runtime_method.cpp): the rewrite path as a real
 // ExecuTorch program run by ExecuTorch's own Method.
 #pragma once
+#include <cstddef>
 #include <memory>
 
 #include "backends/executorch/runtime/pte_writer.h"
@@ -14,6 +15,14 @@ namespace slicefuzz::et_runtime {
 // (from that execution's case); a program ExecuTorch refuses to load is that
 // execution's error, at op 0.
 MethodFactory runtime_method_factory(PteFault fault);
+
+// The method pool (ExecuTorch's MemoryAllocator for a Method's values, tensor
+// metadata and chains) the method loads with: first `fitted`, from the program's
+// size; only if load_method runs out of it (MemoryAllocationFailed), `generous`.
+struct MethodPoolBytes {
+  size_t fitted = 0, generous = 0;
+};
+MethodPoolBytes method_pool_bytes(size_t pte_bytes, size_t values);
 
 // Backend::write_program of executorch-runtime and of its faulty variants: the
 // program as the method writes it, without probes, naming upstream operators only.

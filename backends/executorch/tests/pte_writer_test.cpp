@@ -14,6 +14,7 @@
 #include <string>
 
 #include "backends/executorch/runtime/runtime_kernels.h"
+#include "backends/executorch/runtime/runtime_method.h"
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"
 #include "vocab/case_format.h"
@@ -59,8 +60,9 @@ Written write(const std::string& text, AliasMode mode, bool probes = true) {
   return w;
 }
 
-// ExecuTorch's own loader, fully verifying, then its Method over a planned buffer.
-std::string load_with_executorch(const Written& w) {
+// ExecuTorch's own loader, fully verifying, then its Method over a planned buffer
+// and a method pool of `pool_bytes`.
+std::string load_with_executorch(const Written& w, size_t pool_bytes = 1 << 20) {
   namespace rt = executorch::runtime;
   // The operators the programs name (ExecuTorch's prim ops register themselves).
   if (!register_runtime_kernels()) return "kernel registration failed";
@@ -71,11 +73,13 @@ std::string load_with_executorch(const Written& w) {
   std::vector<rt::Span<uint8_t>> buffers{{arena.data(), static_cast<size_t>(w.layout.arena_bytes)}};
   if (w.layout.failing_out_bytes) buffers.emplace_back(failing.data(), failing.size());
   rt::HierarchicalAllocator planned({buffers.data(), buffers.size()});
-  std::vector<uint8_t> pool(1 << 20);
+  std::vector<uint8_t> pool(pool_bytes);
   rt::MemoryAllocator method_allocator(static_cast<uint32_t>(pool.size()), pool.data());
   rt::MemoryManager memory(&method_allocator, &planned);
   rt::Result<rt::Method> method = program->load_method("forward", &memory);
-  return method.ok() ? "" : "load_method failed";
+  if (method.ok()) return "";
+  return method.error() == rt::Error::MemoryAllocationFailed ? "load_method: method pool too small"
+                                                             : "load_method failed";
 }
 
 constexpr const char* kSliceOfInput =
@@ -229,6 +233,32 @@ TEST(PteWriter, WhatIsNotWrittenSaysWhy) {
   ASSERT_TRUE(eager.ok) << eager.error;
   EXPECT_NE(pte_unwritable(eager.c, eager.info).find("eager"), std::string::npos);
   EXPECT_EQ(pte_unwritable(parse_case(kSliceOfInput).c, parse_case(kSliceOfInput).info), "");
+}
+
+// The method loads with a pool fitted to its program (method_pool_bytes) and
+// retries with the generous one only on MemoryAllocationFailed: the fitted pool
+// holds a program at the generator's extremes (rank 16, forty ops, every kind of
+// argument list), and a pool that is too small fails with exactly that error.
+TEST(PteWriter, FittedMethodPoolHoldsALargeProgram) {
+  std::string text = "slicefuzz-case 2\ndtype float32\ninput x [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 8]\n";
+  std::string prev = "x";
+  for (int i = 0; i < 10; ++i) {
+    const std::string n = "v" + std::to_string(i);
+    text += "s" + n + " = slice_copy(" + prev + ", dim=-1, start=0, end=8, step=1)\n";
+    text += "q" + n + " = squeeze_copy(s" + n + ", dims=[0, 1, 2, 3, 4, 5])\n";
+    text += "u" + n + " = view_copy(q" + n + ", sizes=[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 8])\n";
+    text += n + " = clone(u" + n + ")\n";
+    prev = n;
+  }
+  text += "output " + prev + "\n";
+  for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned}) {
+    const Written w = write(text, mode);
+    const size_t values = w.parsed.info.values.size();
+    const MethodPoolBytes pool = method_pool_bytes(w.bytes.size(), values);
+    EXPECT_LT(pool.fitted, pool.generous);
+    EXPECT_EQ(load_with_executorch(w, pool.fitted), "") << "fitted pool " << pool.fitted << " bytes";
+    EXPECT_EQ(load_with_executorch(w, 256), "load_method: method pool too small");
+  }
 }
 
 }  // namespace
