@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,7 +32,10 @@ struct Worker {
   pid_t pid = -1;
   int to = -1, from = -1;
   std::string buffer;   // bytes read but not yet consumed
-  std::string log_path; // the worker's stderr
+  // The worker's stderr: a file unlinked as soon as it is made (only this
+  // descriptor, and the worker's fd 2, hold it), so that no log is ever left
+  // behind, whatever ends the harness process.
+  int log_fd = -1;
 };
 
 std::map<std::vector<std::string>, Worker>& workers() {
@@ -40,13 +44,14 @@ std::map<std::vector<std::string>, Worker>& workers() {
 }
 
 std::string log_tail(const Worker& w) {
-  int fd = open(w.log_path.c_str(), O_RDONLY);
+  const int fd = w.log_fd;
   if (fd < 0) return {};
-  off_t size = lseek(fd, 0, SEEK_END);
+  struct stat st {};
+  if (fstat(fd, &st) != 0) return {};
+  const off_t size = st.st_size;
   off_t from = size > 4000 ? size - 4000 : 0;
   std::string s(static_cast<size_t>(size - from), '\0');
   ssize_t n = pread(fd, s.data(), s.size(), from);
-  close(fd);
   s.resize(n > 0 ? static_cast<size_t>(n) : 0);
   return s;
 }
@@ -117,11 +122,15 @@ std::string start(const std::vector<std::string>& command, Worker& w) {
   (void)once;
   int down[2], up[2];
   if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC)) return "pipe failed";
-  if (w.log_path.empty()) {
-    char path[] = "/tmp/slicefuzz-ext-worker-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd >= 0) close(fd);
-    w.log_path = path;
+  if (w.log_fd < 0) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/slicefuzz-ext-worker-XXXXXX";
+    w.log_fd = mkostemp(path.data(), O_APPEND | O_CLOEXEC);
+    if (w.log_fd >= 0) unlink(path.c_str());
+  } else {
+    // A restarted worker's log starts empty (were it not, the tail still ends in its lines).
+    const int truncated = ftruncate(w.log_fd, 0);
+    (void)truncated;
   }
   const pid_t parent = getpid();
   w.pid = fork();
@@ -131,8 +140,7 @@ std::string start(const std::vector<std::string>& command, Worker& w) {
     if (getppid() != parent) _exit(127);
     dup2(down[0], 0);
     dup2(up[1], 1);
-    int log = open(w.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (log >= 0) dup2(log, 2);
+    if (w.log_fd >= 0) dup2(w.log_fd, 2);
     std::vector<char*> argv;
     for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

@@ -24,6 +24,7 @@ while True:
     ops = [l for l in text.splitlines() if "(" in l and not l.startswith("#")]
     bad = len(ops) >= 2
     if bad and mode == "crash":
+        sys.stderr.write("fake worker: exiting on purpose\n")
         sys.exit(3)
     if bad and mode == "hang":
         time.sleep(3600)
