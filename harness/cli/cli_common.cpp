@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "harness/run/case_job.h"
 #include "vocab/case_format.h"
@@ -73,6 +74,13 @@ bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> va
     std::fprintf(stderr, "slicefuzz: known findings: %s\n", error.c_str());
     return false;
   }
+  // The default list is relative to the working directory: run from elsewhere,
+  // every known finding would count as new without a word.
+  std::error_code ec;
+  if (!args.get("--known") && !std::getenv("SLICEFUZZ_KNOWN") && !std::filesystem::is_directory("corpus/known", ec))
+    std::fprintf(stderr,
+                 "slicefuzz: note: no known findings loaded (no corpus/known in the working directory); run from "
+                 "the checkout, or pass --known DIR or SLICEFUZZ_KNOWN\n");
   return true;
 }
 
