@@ -129,4 +129,32 @@ TEST(CliExits, NoIsolateKeepsEveryPassLinePrintedBeforeASanitizerAbort) {
   EXPECT_NE(r.out.find("PASS " + d + "/a_good.case\n"), std::string::npos) << r.out;
 }
 
+// The default list of known findings is relative to the working directory: run
+// from elsewhere without --known or SLICEFUZZ_KNOWN, the verb says that none was
+// loaded (every known finding would count as new); with --known it says nothing.
+TEST(CliExits, OutsideTheCheckoutANoteSaysNoKnownFindingsWereLoaded) {
+  const std::string d = tmpdir("known_note");
+  std::ofstream(d + "/ok.case") << "slicefuzz-case 1\ndtype float32\ninput x [4]\n"
+                                   "a = slice_copy(x, dim=0, start=1, end=3, step=1)\noutput a\n";
+  const std::string in_d = "cd " + d + " && env -u SLICEFUZZ_KNOWN ";
+  auto run = [&](const std::string& args) {
+    CliResult r;
+    FILE* p = popen((in_d + SLICEFUZZ_CLI + " " + args + " 2>&1").c_str(), "r");
+    char buf[4096];
+    size_t n;
+    while (p && (n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+    const int st = p ? pclose(p) : -1;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return r;
+  };
+  const std::string note = "slicefuzz: note: no known findings loaded";
+  CliResult r = run("check ok.case");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(note), std::string::npos) << r.output;
+  fs::create_directories(d + "/known");
+  r = run("check ok.case --known " + d + "/known");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find(note), std::string::npos) << r.output;
+}
+
 }  // namespace
