@@ -20,10 +20,11 @@ struct CliResult {
   std::string out;     // stdout only (when asked for)
 };
 
-CliResult cli(const std::string& args, bool stdout_only = false) {
+// `prefix` goes before the command (a `cd DIR && ` or an environment change).
+CliResult cli(const std::string& args, bool stdout_only = false, const std::string& prefix = "") {
   CliResult r;
   const std::string cmd =
-      std::string(SLICEFUZZ_CLI) + " " + args + (stdout_only ? " 2>/dev/null" : " 2>&1");
+      prefix + std::string(SLICEFUZZ_CLI) + " " + args + (stdout_only ? " 2>/dev/null" : " 2>&1");
   FILE* p = popen(cmd.c_str(), "r");
   char buf[4096];
   size_t n;
@@ -136,17 +137,7 @@ TEST(CliExits, OutsideTheCheckoutANoteSaysNoKnownFindingsWereLoaded) {
   const std::string d = tmpdir("known_note");
   std::ofstream(d + "/ok.case") << "slicefuzz-case 1\ndtype float32\ninput x [4]\n"
                                    "a = slice_copy(x, dim=0, start=1, end=3, step=1)\noutput a\n";
-  const std::string in_d = "cd " + d + " && env -u SLICEFUZZ_KNOWN ";
-  auto run = [&](const std::string& args) {
-    CliResult r;
-    FILE* p = popen((in_d + SLICEFUZZ_CLI + " " + args + " 2>&1").c_str(), "r");
-    char buf[4096];
-    size_t n;
-    while (p && (n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-    const int st = p ? pclose(p) : -1;
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return r;
-  };
+  auto run = [&](const std::string& args) { return cli(args, false, "cd " + d + " && env -u SLICEFUZZ_KNOWN "); };
   const std::string note = "slicefuzz: note: no known findings loaded";
   CliResult r = run("check ok.case");
   EXPECT_EQ(r.status, 0) << r.output;
