@@ -143,6 +143,7 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
   for (size_t r = 0; r < c.runs.size(); ++r) {
     ExecutionInfo e;
     e.values = c.runs[r].values;
+    e.run_line = r;
     for (size_t k = 0; k < c.syms.size(); ++k) {
       if (!sizes_an_input[k] && (e.values[k] < c.syms[k].lo || e.values[k] > c.syms[k].hi))
         return fail(W::Run, static_cast<int>(r),

@@ -38,7 +38,10 @@ std::vector<int64_t> offsets_in_roots(const ExecutionInfo& e, const TorchOracleR
 }
 
 std::string at_execution(const Case& symbolic, const std::vector<const ExecutionInfo*>& runs, size_t i) {
-  return "at execution " + std::to_string(i + 1) + " (" + describe_execution(symbolic, runs[i]->values) + ")";
+  // Numbered as the case's `run` lines are (an execution refused at its inputs
+  // is not among `runs` but keeps its number).
+  return "at execution " + std::to_string(runs[i]->run_line + 1) + " (" +
+         describe_execution(symbolic, runs[i]->values) + ")";
 }
 
 }  // namespace

@@ -98,6 +98,22 @@ TEST(DynamicRewrite, TheJudgeHoldsAPlannedAliasToOneOffset) {
       << planned[0].verdict.reason;
 }
 
+// The verdict names executions as the case numbers its `run` lines: one refused
+// at its inputs (S past its range) before them keeps its number.
+TEST(DynamicRewrite, TheJudgeNumbersExecutionsAsTheCaseDoes) {
+  const ParseResult p = parsed(
+      "slicefuzz-case 4\ndtype float32\nsym S in [1, 5]\ninput x [4, S]\n"
+      "a = slice_copy(x, dim=0, start=2, end=4, step=1)\nc = clone(a)\noutput c\nrun S=6\nrun S=5\nrun S=2\n");
+  ASSERT_EQ(runs_of(p).size(), 2u);
+  std::vector<TorchOracleResult> torch;
+  for (const ExecutionInfo* e : runs_of(p)) torch.push_back(run_torch_oracle(e->c, e->info));
+  const auto planned = judge_eligibility_over_executions(p.c, runs_of(p), {&torch[0], &torch[1]}, {0}, true);
+  ASSERT_EQ(planned.size(), 1u);
+  EXPECT_NE(planned[0].verdict.reason.find("at execution 2 (S=5) but 16 bytes at execution 3 (S=2)"),
+            std::string::npos)
+      << planned[0].verdict.reason;
+}
+
 // Whole cases: the reference (both alias modes) passes; each faulty backend of
 // the class is caught at the execution below the bound, by the finding its class
 // calls for.

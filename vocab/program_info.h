@@ -61,6 +61,7 @@ struct ExecutionInfo {
   bool in_range = true;
   Case c;            // the execution's static case (vocab/concretise.h)
   ProgramInfo info;  // its analysis
+  size_t run_line = 0;  // which `run` line of the case (0-based): messages number by it
 };
 struct DynamicInfo {
   std::vector<ExecutionInfo> runs;
