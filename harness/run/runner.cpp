@@ -275,6 +275,13 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
     if (!f.tolerated && !first) first = &f;
   if (first && first->sut_refused && backend.outside_limits) {
     report.unsupported = backend.outside_limits(c, info);
+    // One execution of a case with symbols: its program was planned (and, for a
+    // backend that writes one program for every execution, written) at the
+    // bounds, so a limit the bounds pass is the program's limit even where this
+    // execution's sizes are inside (a value only a later execution computes).
+    if (report.unsupported.empty() && options.schedule && options.schedule->bound_info)
+      if (std::string why = backend.outside_limits(c, *options.schedule->bound_info); !why.empty())
+        report.unsupported = "at the bounds: " + why;
     if (!report.unsupported.empty()) first->tolerated = true;
   } else if (first && first->sut_accepted && first->kind == FindingKind::ERROR_MISMATCH) {
     // The backend ran an op the case language forbids: UNSUPPORTED only where
