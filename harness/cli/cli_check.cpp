@@ -34,6 +34,7 @@ int cli_check(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
   if (!parse_common(args, argc, argv, {"--stats-jsonl"}, {}, common)) return 2;
+  note_if_no_known_list(args);
   if (args.positional().empty()) {
     std::fprintf(stderr, "usage: slicefuzz check FILE|DIR... [--backend NAME] [--jobs N] [--stats-jsonl FILE]\n");
     return 2;

@@ -74,6 +74,10 @@ bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> va
     std::fprintf(stderr, "slicefuzz: known findings: %s\n", error.c_str());
     return false;
   }
+  return true;
+}
+
+void note_if_no_known_list(const CliArgs& args) {
   // The default list is relative to the working directory: run from elsewhere,
   // every known finding would count as new without a word.
   std::error_code ec;
@@ -81,7 +85,6 @@ bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> va
     std::fprintf(stderr,
                  "slicefuzz: note: no known findings loaded (no corpus/known in the working directory); run from "
                  "the checkout, or pass --known DIR or SLICEFUZZ_KNOWN\n");
-  return true;
 }
 
 CaseRunner worker_runner(const CommonOptions& common) {

@@ -29,6 +29,12 @@ struct CommonOptions {
 bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> value_flags,
                   std::set<std::string> bool_flags, CommonOptions& out);
 
+// For the verbs that sort findings into new and known (check, run, triage): one
+// note on stderr when the default list of known findings was not found (the
+// working directory is not a checkout and neither --known nor SLICEFUZZ_KNOWN
+// names one).
+void note_if_no_known_list(const CliArgs& args);
+
 // `--format-version V` of gen and run: the newest case format version to
 // generate (2: exactly the cases of the build before version 3; default the
 // latest). false with `error` set for a version outside 2..latest.

@@ -133,6 +133,7 @@ int cli_run(int argc, char** argv) {
                     {"--no-minimize", "--stop-at-first"},
                     common))
     return 2;
+  note_if_no_known_list(args);
   int64_t time_s = -1, count = -1, seed = 1;
   int version = kLatestCaseVersion;
   std::string error;

@@ -221,6 +221,7 @@ int cli_triage(int argc, char** argv) {
   CliArgs args;
   CommonOptions common;
   if (!parse_common(args, argc, argv, {}, {"--jsonl"}, common)) return 2;
+  note_if_no_known_list(args);
   if (args.positional().empty()) {
     std::fprintf(stderr, "usage: slicefuzz triage FILE|DIR... [--backend NAME] [--jsonl]\n");
     return 2;
