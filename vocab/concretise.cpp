@@ -6,6 +6,14 @@ namespace {
 bool sum(int64_t a, int64_t b, int64_t& out) { return !__builtin_add_overflow(a, b, &out); }
 }  // namespace
 
+std::vector<int64_t> input_sizes_at(const InputDecl& in, const std::vector<int64_t>& values) {
+  std::vector<int64_t> sizes = in.sizes;
+  for (size_t d = 0; d < in.sym_sizes.size() && d < sizes.size(); ++d)
+    if (in.sym_sizes[d] >= 0 && static_cast<size_t>(in.sym_sizes[d]) < values.size())
+      sizes[d] = values[in.sym_sizes[d]];
+  return sizes;
+}
+
 bool concretise(const Case& c, const std::vector<int64_t>& values, Case& out, std::string& why) {
   if (values.size() != c.syms.size()) {
     why = "an execution gives " + std::to_string(values.size()) + " values for " +
@@ -16,16 +24,14 @@ bool concretise(const Case& c, const std::vector<int64_t>& values, Case& out, st
   out.syms.clear();
   out.runs.clear();
   for (InputDecl& in : out.inputs) {
-    for (size_t d = 0; d < in.sym_sizes.size() && d < in.sizes.size(); ++d) {
-      if (in.sym_sizes[d] < 0) continue;
-      const int64_t v = values[in.sym_sizes[d]];
-      if (v < 0) {
+    const std::vector<int64_t> sizes = input_sizes_at(in, values);
+    for (size_t d = 0; d < in.sym_sizes.size() && d < sizes.size(); ++d)
+      if (in.sym_sizes[d] >= 0 && sizes[d] < 0) {
         why = "input '" + in.name + "' dim " + std::to_string(d) + " would have size " +
-              std::to_string(v) + " (symbol '" + c.syms[in.sym_sizes[d]].name + "')";
+              std::to_string(sizes[d]) + " (symbol '" + c.syms[in.sym_sizes[d]].name + "')";
         return false;
       }
-      in.sizes[d] = v;
-    }
+    in.sizes = sizes;
     in.sym_sizes.clear();
   }
   for (Op& op : out.ops) {

@@ -18,6 +18,10 @@ namespace slicefuzz {
 // leaves int64 or a dynamic dim's value is negative.
 bool concretise(const Case& c, const std::vector<int64_t>& values, Case& out, std::string& why);
 
+// Input `in`'s sizes at `values`: each dynamic dim its symbol's value, even a
+// negative one or one outside the symbol's range (what an input check is given).
+std::vector<int64_t> input_sizes_at(const InputDecl& in, const std::vector<int64_t>& values);
+
 // Whether every value lies in its symbol's declared range (an execution outside
 // must be refused where the inputs are set).
 bool in_range(const Case& c, const std::vector<int64_t>& values);

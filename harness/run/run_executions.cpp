@@ -14,15 +14,6 @@ namespace slicefuzz {
 
 namespace {
 
-// The actual sizes of input `in` at `values` (a symbol's value in its dims, even
-// outside its range: that is what the check is given).
-std::vector<int64_t> actual_sizes(const InputDecl& in, const std::vector<int64_t>& values) {
-  std::vector<int64_t> sizes = in.sizes;
-  for (size_t d = 0; d < in.sym_sizes.size() && d < sizes.size(); ++d)
-    if (in.sym_sizes[d] >= 0) sizes[d] = values[in.sym_sizes[d]];
-  return sizes;
-}
-
 // ERROR_MISMATCH when the backend's input check accepts an input past its bound
 // (or refuses one within it); a finding with an empty message when it answers
 // as the judge expects.
@@ -34,7 +25,7 @@ Finding input_check_finding(const Case& c, const ExecutionInfo& e, const Backend
   std::string refused, past;
   for (const InputDecl& in : c.inputs) {
     if (!in.is_dynamic()) continue;
-    const std::vector<int64_t> actual = actual_sizes(in, e.values);
+    const std::vector<int64_t> actual = input_sizes_at(in, e.values);
     const std::string why = backend.input_check(actual, in.sizes);
     if (!why.empty() && refused.empty()) refused = "input '" + in.name + "': " + why;
     for (size_t d = 0; d < actual.size() && past.empty(); ++d)
