@@ -195,12 +195,13 @@ class EtRuntimeMethod final : public MethodUnderTest, private ProbeSink {
     // (perf, docs/executorch.md): first a pool fitted to the program, and only if
     // load_method runs out of it the generous one, so the outcome is the generous
     // pool's either way.
-    const MethodPoolBytes pool = method_pool_bytes(pte_.size(), info.values.size());
-    rt::Error e = load_method_with_pool(pool.fitted);
-    if (e == rt::Error::MemoryAllocationFailed && pool.fitted < pool.generous) {
-      et_adapter::take_log();
-      e = load_method_with_pool(pool.generous);
-    }
+    const rt::Error e = load_fitted_then_generous(
+        method_pool_bytes(pte_.size(), info.values.size()),
+        [this](size_t bytes) {
+          et_adapter::take_log();  // only the last try's log is the error's
+          return load_method_with_pool(bytes);
+        },
+        rt::Error::MemoryAllocationFailed);
     if (e != rt::Error::Ok) {
       load_error_ = "ExecuTorch's load_method refused the program (" + error_text(e) + "): " + et_adapter::take_log();
       return;

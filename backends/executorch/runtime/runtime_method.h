@@ -24,6 +24,16 @@ struct MethodPoolBytes {
 };
 MethodPoolBytes method_pool_bytes(size_t pte_bytes, size_t values);
 
+// The method's loading policy over those two pools: `load(bytes)` with the fitted
+// pool, and again with the generous one only when it answered `out_of_memory`;
+// the last answer. (A template so that this header needs no ExecuTorch type.)
+template <class Load, class Result>
+Result load_fitted_then_generous(const MethodPoolBytes& pool, Load&& load, Result out_of_memory) {
+  Result r = load(pool.fitted);
+  if (r == out_of_memory && pool.fitted < pool.generous) r = load(pool.generous);
+  return r;
+}
+
 // Backend::write_program of executorch-runtime and of its faulty variants: the
 // program as the method writes it, without probes, naming upstream operators only.
 decltype(Backend::write_program) runtime_program_writer(PteFault fault);

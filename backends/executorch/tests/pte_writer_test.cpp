@@ -237,8 +237,9 @@ TEST(PteWriter, WhatIsNotWrittenSaysWhy) {
 
 // The method loads with a pool fitted to its program (method_pool_bytes) and
 // retries with the generous one only on MemoryAllocationFailed: the fitted pool
-// holds a program at the generator's extremes (rank 16, forty ops, every kind of
-// argument list), and a pool that is too small fails with exactly that error.
+// holds a large program (rank 16, forty ops with dims and sizes lists, 41
+// values), and a pool that is too small fails with exactly that error, the one
+// the retry is keyed on.
 TEST(PteWriter, FittedMethodPoolHoldsALargeProgram) {
   std::string text = "slicefuzz-case 2\ndtype float32\ninput x [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 8]\n";
   std::string prev = "x";
@@ -259,6 +260,30 @@ TEST(PteWriter, FittedMethodPoolHoldsALargeProgram) {
     EXPECT_EQ(load_with_executorch(w, pool.fitted), "") << "fitted pool " << pool.fitted << " bytes";
     EXPECT_EQ(load_with_executorch(w, 256), "load_method: method pool too small");
   }
+}
+
+// The policy itself: the generous pool is tried after the fitted one ran out of
+// memory, never after another error, never first; the last answer is returned.
+TEST(PteWriter, GenerousPoolOnlyAfterTheFittedOneRanOut) {
+  const MethodPoolBytes pool{100, 1000};
+  std::vector<size_t> tried;
+  auto loader = [&](size_t needed, int other_error) {
+    return [&tried, needed, other_error](size_t bytes) {
+      tried.push_back(bytes);
+      return bytes < needed ? (other_error ? other_error : 1) : 0;  // 1: out of memory
+    };
+  };
+  EXPECT_EQ(load_fitted_then_generous(pool, loader(50, 0), 1), 0);
+  EXPECT_EQ(tried, (std::vector<size_t>{100}));
+  tried.clear();
+  EXPECT_EQ(load_fitted_then_generous(pool, loader(500, 0), 1), 0);
+  EXPECT_EQ(tried, (std::vector<size_t>{100, 1000}));
+  tried.clear();
+  EXPECT_EQ(load_fitted_then_generous(pool, loader(5000, 0), 1), 1);
+  EXPECT_EQ(tried, (std::vector<size_t>{100, 1000}));
+  tried.clear();
+  EXPECT_EQ(load_fitted_then_generous(pool, loader(500, 7), 1), 7);  // another error: no retry
+  EXPECT_EQ(tried, (std::vector<size_t>{100}));
 }
 
 }  // namespace
