@@ -92,6 +92,9 @@ inline std::unique_ptr<MethodUnderTest> make_rewrite_method(const Backend& b, co
 
 // Every registered backend, `reference` first.
 const std::vector<Backend>& all_backends();
+// One line per backend a registrar could not offer here, naming what it lacks
+// (`slicefuzz backends` prints them; an unknown --backend names its line).
+std::vector<std::string>& unavailable_backends();
 const Backend* find_backend(std::string_view name);
 
 }  // namespace slicefuzz

@@ -36,6 +36,11 @@ const std::vector<Backend>& all_backends() {
   return backends;
 }
 
+std::vector<std::string>& unavailable_backends() {
+  static std::vector<std::string> lines;
+  return lines;
+}
+
 const Backend* find_backend(std::string_view name) {
   for (const Backend& b : all_backends())
     if (b.name == name) return &b;

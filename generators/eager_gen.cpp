@@ -2,7 +2,7 @@
 // the shapes of code that functionalization and re-inplacing passes see. View
 // chains (slice of slice, select of slice), writes through views (add_, copy_),
 // writes to a base while views of it are live and read later, overlapping views
-// of one base, out-of-place add and clones, on permuted layouts. The input is
+// of one base, out-of-place add, relu and clones, on permuted layouts. The input is
 // always an output, so a pass that changes the input's final value is seen.
 #include <algorithm>
 
@@ -77,8 +77,9 @@ rc::Gen<Case> genEagerCase() {
     }
     for (int n = 0; n < nops; ++n) {
       Op op;
+      // 0 slice, 1 select, 2 add_, 3 copy_, 4 add, 5 clone, 6 slice_copy, 7 relu.
       const int kind = *rc::gen::weightedElement<int>(
-          {{6, 0}, {3, 1}, {5, 2}, {3, 3}, {3, 4}, {1, 5}, {1, 6}});
+          {{6, 0}, {3, 1}, {5, 2}, {3, 3}, {3, 4}, {1, 5}, {2, 6}, {3, 7}});
       const std::string fresh = generated_value_name(names.size() - 1);
       if (kind == 0 || kind == 6) {  // slice view (6: slice_copy)
         int src = pick(true);
@@ -146,6 +147,13 @@ rc::Gen<Case> genEagerCase() {
         // A self-copy through a view: a no-op in eager PyTorch that
         // functionalization still records as a write of the view.
         if (*rc::gen::inRange(0, 6) == 0) op.src = op.target;
+      } else if (kind == 7) {  // relu: a functional op that re-inplacing passes make relu_
+        const int src = pick(false);
+        op.kind = OpKind::Relu;
+        op.result = fresh;
+        op.src = names[src];
+        names.push_back(fresh);
+        shapes.push_back(shapes[src]);
       } else if (kind == 4 || kind == 5) {  // add (out of place) or clone
         const int src = pick(false);
         op.kind = kind == 4 ? OpKind::AddOut : OpKind::Clone;

@@ -188,7 +188,7 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
       judge::op_result_into(op, in, out);
       src.sizes = std::move(in.sizes);
       src.dim_order = std::move(in.dim_order);
-      why = out.error;
+      why = out.error.empty() ? judge::op_dtype_error(op.kind, src.dtype) : out.error;
       // Eager views take no bytes of their own: they share their source's storage.
       ValueInfo& result = info.values[oi.result];
       if (why.empty()) {

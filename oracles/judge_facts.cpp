@@ -312,6 +312,34 @@ void add_to_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
   }
 }
 
+void relu_elements(ScalarType t, uint8_t* p, int64_t n) {
+  const int64_t es = static_cast<int64_t>(element_size(t));
+  const auto each = [&](auto one) {
+    for (int64_t e = 0; e < n; ++e) one(p + e * es);
+  };
+  const auto clamp = [&](auto zero) {
+    using T = decltype(zero);
+    each([&](uint8_t* q) {
+      if (load<T>(q) < zero) store<T>(q, zero);
+    });
+  };
+  switch (t) {
+    case ScalarType::Bool:
+    case ScalarType::Byte:
+    case ScalarType::Half: return;
+    case ScalarType::Char: return clamp(int8_t{0});
+    case ScalarType::Short: return clamp(int16_t{0});
+    case ScalarType::Int: return clamp(int32_t{0});
+    case ScalarType::Long: return clamp(int64_t{0});
+    case ScalarType::Float: return clamp(0.0f);
+    case ScalarType::Double: return clamp(0.0);
+    case ScalarType::BFloat16:
+      return each([&](uint8_t* q) {
+        if (decode16(t, load<uint16_t>(q)) < 0.0f) store<uint16_t>(q, 0);
+      });
+  }
+}
+
 double element_value(ScalarType t, const uint8_t* p) {
   switch (t) {
     case ScalarType::Bool: return load<uint8_t>(p) ? 1 : 0;

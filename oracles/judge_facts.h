@@ -82,6 +82,10 @@ float decode16(ScalarType t, uint16_t bits);
 void add_to_element(ScalarType t, uint8_t* elem, int64_t k);
 // The same on n contiguous elements from `first` (k is rounded to the dtype once).
 void add_to_elements(ScalarType t, uint8_t* first, int64_t n, int64_t k);
+// relu on n contiguous elements: a negative element becomes +0, every other
+// (-0.0 and NaN included) stays, as torch's clamp_min(x, 0) leaves them; uint8 is
+// unchanged. Bool and float16 never get here (op_dtype_error refuses them).
+void relu_elements(ScalarType t, uint8_t* first, int64_t n);
 bool same_element(ScalarType t, const uint8_t* a, const uint8_t* b);
 double element_value(ScalarType t, const uint8_t* elem);
 std::string element_text(ScalarType t, const uint8_t* elem);

@@ -243,7 +243,8 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
         r.layout.dim_order = *op.dim_order;
       }
       return;
-    case OpKind::AddOut: return;
+    case OpKind::AddOut:
+    case OpKind::Relu: return;
     case OpKind::Select:
     case OpKind::SelectCopy: {
       r.error = select_error(in.sizes, op.dim, op.index);
@@ -310,6 +311,13 @@ std::string copy_dtype_error(ScalarType target, ScalarType src) {
   if (target == src) return {};
   return "copy_: dtypes differ (" + std::string(scalar_type_name(src)) + " into " +
          std::string(scalar_type_name(target)) + "; slicefuzz programs do not cast)";
+}
+
+std::string op_dtype_error(OpKind kind, ScalarType src) {
+  if (kind != OpKind::Relu) return {};
+  if (src == ScalarType::Bool) return "relu: Boolean inputs not supported for relu";
+  if (src == ScalarType::Half) return "relu: float16 is not supported (torch 1.13's CPU clamp_min has no Half kernel)";
+  return {};
 }
 
 std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
@@ -398,6 +406,7 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
     }
     case OpKind::Clone:
     case OpKind::AddOut:
+    case OpKind::Relu:
     case OpKind::Add:
     case OpKind::Copy: break;
   }

@@ -70,6 +70,10 @@ std::string copy_error(const Layout& target, const Layout& src);
 // never casts (aten's and ExecuTorch's do; a documented choice of the case
 // language, README "copy_").
 std::string copy_dtype_error(ScalarType target, ScalarType src);
+// Why a defining op must fail for its source's dtype, or "": relu refuses bool
+// (aten: "Boolean inputs not supported for relu") and float16 (torch 1.13's CPU
+// clamp_min has no Half kernel; measured, README "relu").
+std::string op_dtype_error(OpKind kind, ScalarType src);
 
 // view_copy's result sizes with -1 inferred, or nullopt (see op_result for why).
 std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<int64_t>& sizes,

@@ -268,6 +268,15 @@ class NaiveReference {
     define(oi.result, std::move(v), out.layout);
     return OpStatus::success();
   }
+  OpStatus Relu(const Op& op, const OpInfo& oi, int) {
+    const judge::OpOutcome& out = outcome(op, oi.src);
+    std::string err = out.error.empty() ? judge::op_dtype_error(op.kind, info_.values[oi.src].dtype) : out.error;
+    if (!err.empty()) return OpStatus::error(err);
+    TensorValue v = mem_.read(values_[oi.src]);
+    judge::relu_elements(v.dtype, v.bytes.data(), v.numel());
+    define(oi.result, std::move(v), out.layout);
+    return OpStatus::success();
+  }
   // Eager views (version 2): a new window onto the source's storage.
   OpStatus Slice(const Op& op, const OpInfo& oi, int) { return view(op, oi); }
   OpStatus Select(const Op& op, const OpInfo& oi, int) { return view(op, oi); }

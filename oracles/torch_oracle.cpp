@@ -291,6 +291,13 @@ class TorchEvaluator {
       add_scalar(values_[oi.result], op.scalar, info_.values[oi.result].dtype);
     });
   }
+  OpStatus Relu(const Op&, const OpInfo& oi, int) {
+    return run([&] {
+      const at::Tensor& src = values_[oi.src];
+      values_[oi.result] = fresh(oi.result, src.sizes());
+      values_[oi.result].copy_(at::relu(src));
+    });
+  }
   // Eager ops (version 2): a view IS torch's view, sharing the base's storage,
   // so add_/copy_ through it (or through the base) are seen by both.
   OpStatus Slice(const Op& op, const OpInfo& oi, int) {

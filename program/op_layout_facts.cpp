@@ -136,7 +136,8 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::Copy:
     case OpKind::Slice:
     case OpKind::Select:
-    case OpKind::AddOut: break;
+    case OpKind::AddOut:
+    case OpKind::Relu: break;
   }
   OpLayoutFacts f;
   f.result = layout_of(src);

@@ -57,6 +57,7 @@ struct ArgList {
 };
 template <size_t N>
 constexpr ArgList arg_list(const ArgSpec (&a)[N]) { return ArgList{a, N}; }
+constexpr ArgList arg_list(ArgList a) { return a; }
 
 namespace op_args {
 using K = ArgKind;
@@ -82,6 +83,8 @@ inline constexpr ArgSpec kNarrow[] = {{"dim", K::Int, S::Dim, R::Dim},
 // aten::expand_copy(Tensor self, SymInt[] size, *, bool implicit=False): implicit
 // is always False (its default; ExecuTorch refuses True).
 inline constexpr ArgSpec kExpand[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
+// An op with no argument after its operand (relu).
+inline constexpr ArgList kNone{};
 }  // namespace op_args
 
 // One table for the op kinds. Columns: the enum; the name in .case text; the
@@ -112,7 +115,8 @@ inline constexpr ArgSpec kExpand[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
     "unsqueeze_copy_out", "unsqueeze")                                                           \
   X(ViewCopy, "view_copy", 2, false, Defines, "et_view", kView, "view_copy_out", "")           \
   X(NarrowCopy, "narrow_copy", 3, false, Defines, "et_slice", kNarrow, "narrow_copy_out", "narrow") \
-  X(ExpandCopy, "expand_copy", 3, false, Defines, "et_view", kExpand, "expand_copy_out", "expand")
+  X(ExpandCopy, "expand_copy", 3, false, Defines, "et_view", kExpand, "expand_copy_out", "expand") \
+  X(Relu, "relu", 2, true, Defines, "", kNone, "", "")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 

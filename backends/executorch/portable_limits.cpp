@@ -87,7 +87,8 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
       return {};
     case OpKind::Slice:
     case OpKind::Select:
-    case OpKind::AddOut:  // eager ops: the backend declares none (Backend::eager_ops)
+    case OpKind::AddOut:
+    case OpKind::Relu:  // eager ops: the backend declares none (Backend::eager_ops)
       return {};
     default:  // the ops that run through a boxed kernel
       if (!et_kernels::boxed_kernel(op.kind))

@@ -25,6 +25,8 @@ OP_FORMS = [
     ("slice_copy", re.compile(rf"(\w+)\s*=\s*slice_copy\((\w+),\s*dim=({_INT}),\s*start=({_OPT}),\s*end=({_OPT}),\s*step=({_INT})\)$")),
     ("slice", re.compile(rf"(\w+)\s*=\s*slice\((\w+),\s*dim=({_INT}),\s*start=({_OPT}),\s*end=({_OPT}),\s*step=({_INT})\)$")),
     ("select", re.compile(rf"(\w+)\s*=\s*select\((\w+),\s*dim=({_INT}),\s*index=({_INT})\)$")),
+    ("select_copy", re.compile(rf"(\w+)\s*=\s*select_copy\((\w+),\s*dim=({_INT}),\s*index=({_INT})\)$")),
+    ("relu", re.compile(r"(\w+)\s*=\s*relu\((\w+)\)$")),
     ("clone", re.compile(r"(\w+)\s*=\s*clone\((\w+)\)$")),
     ("add", re.compile(rf"(\w+)\s*=\s*add\((\w+),\s*({_INT})\)$")),
     ("add_", re.compile(rf"add_\((\w+),\s*({_INT})\)$")),
@@ -90,6 +92,26 @@ def add_scalar_(t, k):
 
 
 CURRENT_OP = [-1]  # the op being run, so an exception names it
+# How a view-copy op is written in the eager function: "clone" (its view, then
+# .clone(): what torch.fx's passes were tested on) or "aten" (the aten *_copy op
+# itself, as torch.export + to_edge give it: et_pass_worker.py).
+COPY_OPS = ["clone"]
+
+
+def slice_copy(src, dim, start, end, step):
+    if COPY_OPS[0] == "aten":
+        size = src.size(dim) if src.dim() > 0 and -src.dim() <= dim < src.dim() else 0
+        start, end, step = safe_slice_args(size, start, end, step)
+        if step <= 0:
+            raise RuntimeError("slice step must be positive")
+        return torch.ops.aten.slice_copy.Tensor(src, dim, start, end, step)
+    return torch_slice(src, dim, start, end, step).clone()
+
+
+def select_copy(src, dim, index):
+    if COPY_OPS[0] == "aten":
+        return torch.ops.aten.select_copy.int(src, dim, index)
+    return torch.ops.aten.select(src, dim, index).clone()
 
 
 def eager_function(case):
@@ -104,11 +126,15 @@ def eager_function(case):
             CURRENT_OP[0] = k
             kind, a = op[0], op[1:]
             if kind == "slice_copy":
-                env[a[0]] = torch_slice(env[a[1]], int(a[2]), opt_int(a[3]), opt_int(a[4]), int(a[5])).clone()
+                env[a[0]] = slice_copy(env[a[1]], int(a[2]), opt_int(a[3]), opt_int(a[4]), int(a[5]))
             elif kind == "slice":
                 env[a[0]] = torch_slice(env[a[1]], int(a[2]), opt_int(a[3]), opt_int(a[4]), int(a[5]))
             elif kind == "select":
                 env[a[0]] = torch.ops.aten.select(env[a[1]], int(a[2]), int(a[3]))
+            elif kind == "select_copy":
+                env[a[0]] = select_copy(env[a[1]], int(a[2]), int(a[3]))
+            elif kind == "relu":
+                env[a[0]] = torch.relu(env[a[1]])
             elif kind == "clone":
                 env[a[0]] = env[a[1]].clone()
             elif kind == "add":

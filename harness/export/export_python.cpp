@@ -134,9 +134,11 @@ std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
     case OpKind::Copy: return "copy_(" + py(op.target) + ", " + py(op.src) + ")";
     case OpKind::Slice:
     case OpKind::Select:
-    case OpKind::AddOut: {
+    case OpKind::AddOut:
+    case OpKind::Relu: {
       const char* fn = op.kind == OpKind::Slice ? "view_slice"
-                       : op.kind == OpKind::Select ? "view_select" : "add_out";
+                       : op.kind == OpKind::Select ? "view_select"
+                       : op.kind == OpKind::Relu ? "torch.relu" : "add_out";
       args.insert(args.begin(), py(op.src));
       return py(op.result) + " = " + fn + "(" + join(args, ", ") + ")";
     }

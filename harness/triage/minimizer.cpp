@@ -128,6 +128,7 @@ bool drop_dim_through_layouts(Case& c, size_t input, int removed, int64_t budget
           }
           break;
         case OpKind::AddOut:
+        case OpKind::Relu:
         case OpKind::Add:
         case OpKind::Copy: break;
         default: return false;  // an op without a renumbering rule here: keep every dim
@@ -362,7 +363,8 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       }
       case OpKind::Slice:
       case OpKind::Select:
-      case OpKind::AddOut: break;  // eager programs: shrunk by dropping ops and sizes
+      case OpKind::AddOut:
+      case OpKind::Relu: break;  // eager programs: shrunk by dropping ops and sizes
       default: generic_arg_reductions(op, rank, with_running); break;
     }
   }

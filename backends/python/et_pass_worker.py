@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""et-* backends: ExecuTorch's own Python alias passes, loaded unmodified from an
+ExecuTorch tree (and an overlay of newer files), composed in upstream's order on
+the edge graph of a .case program (et_edge_program.py), the result run with true
+torch views. Speaks slicefuzz's worker protocol (slicefuzz_worker.py).
+
+  et_pass_worker.py --pipeline NAME --executorch-src DIR [--overlay DIR]
+
+Pipelines (README, "ExecuTorch's Python passes"):
+  edge-control     no pass: the edge graph as built (the control)
+  native-delegate  backends/native/passes get_default_passes() on the program,
+                   then ReplaceCopyWithAliasPass on its graph (NativeBackend.preprocess)
+  aoti-view        backends/aoti/passes ReplaceViewCopyWithViewPass
+  exir-reinplace   exir/passes/reinplace.py reinplace_pass, default op set
+  exir-reinplace-index-copy   the same with index_copy added (its docstring's example)
+  view-copy-to-view  exir/passes/replace_view_copy_with_view_pass.py
+  to-executorch    reinplace_pass then ReplaceViewCopyWithViewPass, as
+                   exir/program/_program.py runs them with run_reinplace_pass=True
+A pipeline whose upstream files do not import fails at start with the import
+that stopped it (stderr, exit 3): the harness reports the worker's failure, never
+a pass that did nothing.
+"""
+import os
+import sys
+import traceback
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+warnings.filterwarnings("ignore")
+import torch  # noqa: E402
+
+import et_upstream_loader  # noqa: E402
+import slicefuzz_worker  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+def arg(flag, default=None):
+    return sys.argv[sys.argv.index(flag) + 1] if flag in sys.argv else default
+
+
+PIPELINE = arg("--pipeline", "edge-control")
+SRC, OVERLAY = arg("--executorch-src"), arg("--overlay")
+# A deliberately faulty variant for the self-test (--fault NAME), README "Self-test".
+FAULT = arg("--fault")
+
+
+def load_pipeline(name):
+    """A function ep -> ep that runs the pipeline's upstream passes in upstream's order."""
+    if name == "edge-control":
+        return lambda ep: ep
+    if name == "native-delegate":
+        from executorch.backends.native.passes import get_default_passes, ReplaceCopyWithAliasPass
+        from executorch.exir.pass_base import ExportedProgramPassBase
+
+        def native(ep):
+            for p in get_default_passes():  # to_edge_transform_and_lower's transform_passes
+                if isinstance(p, ExportedProgramPassBase):
+                    ep = p(ep).exported_program
+                else:
+                    ep.graph_module = p(ep.graph_module).graph_module
+            ReplaceCopyWithAliasPass()(ep.graph_module)  # NativeBackend.preprocess
+            return ep
+        return native
+    if name == "aoti-view":
+        from executorch.backends.aoti.passes.replace_view_copy_with_view import ReplaceViewCopyWithViewPass
+
+        def aoti(ep):
+            ep.graph_module = ReplaceViewCopyWithViewPass()(ep.graph_module).graph_module
+            return ep
+        return aoti
+    if name in ("exir-reinplace", "exir-reinplace-index-copy"):
+        from executorch.exir.dialects._ops import ops
+        from executorch.exir.passes.reinplace import DEFAULT_INPLACEABLE_OPS, reinplace_pass
+        extra = {ops.edge.aten.index_copy.default} if name.endswith("index-copy") else set()
+        return lambda ep: reinplace_pass(ep, ops_to_inplace=set(DEFAULT_INPLACEABLE_OPS) | extra)
+    if name in ("view-copy-to-view", "to-executorch"):
+        from executorch.exir.passes.replace_view_copy_with_view_pass import ReplaceViewCopyWithViewPass
+        from executorch.exir.passes.reinplace import reinplace_pass
+
+        def exir_views(ep):
+            if name == "to-executorch":
+                ep = reinplace_pass(ep)
+            ep.graph_module = ReplaceViewCopyWithViewPass()(ep.graph_module).graph_module
+            return ep
+        return exir_views
+    raise SystemExit("et_pass_worker: unknown pipeline %s" % name)
+
+
+def fault(ep):
+    """The self-test's faulty variants: an alias made where the pass would not."""
+    if FAULT == "slice-every-copy":  # every slice_copy an alias, whatever follows it
+        for n in ep.graph.nodes:
+            op = getattr(n.target, "_op", n.target)
+            if n.op == "call_function" and op is torch.ops.aten.slice_copy.Tensor:
+                n.target = torch.ops.aten.slice.Tensor
+    return ep
+
+
+def start():
+    if not SRC:
+        raise SystemExit("et_pass_worker: --executorch-src DIR is required")
+    et_upstream_loader.install(SRC, OVERLAY)
+    try:
+        return load_pipeline(PIPELINE)
+    except Exception as e:  # the upstream files do not import here: say which import, exit 3
+        tb = traceback.extract_tb(e.__traceback__)
+        where = next((f for f in reversed(tb) if SRC in f.filename or (OVERLAY and OVERLAY in f.filename)), tb[-1])
+        sys.stderr.write("et_pass_worker: pipeline %s cannot load its upstream passes: %s: %s (at %s:%d: %s)\n"
+                         % (PIPELINE, type(e).__name__, e, where.filename, where.lineno, where.line))
+        sys.exit(3)
+
+
+PASSES = start()
+
+
+def program(f, x):
+    import et_edge_program
+    return et_edge_program.build(f, x)
+
+
+def transform(f, x):
+    import et_edge_program
+    ep, n_mut = program(f, x)
+    ep = fault(PASSES(ep))
+    return lambda xi: et_edge_program.run(ep, n_mut, xi)
+
+
+def describe(f, x):
+    import et_edge_program
+    ep, _ = program(f, x)
+    lines = ["# edge graph (make_fx(functionalize(f, remove='mutations_and_views')), edge ops)"]
+    lines += et_edge_program.code(ep)
+    after = fault(PASSES(program(f, x)[0]))
+    lines += ["# after %s" % PIPELINE] + et_edge_program.code(after)
+    lines += ["# upstream files executed"] + ["#   %s %s" % (p, h[:16]) for _, p, h in et_upstream_loader.LOADED]
+    return lines
+
+
+if __name__ == "__main__":
+    slicefuzz_worker.COPY_OPS[0] = "aten"
+    slicefuzz_worker.serve(transform, describe, name="et-" + PIPELINE)

@@ -1,0 +1,119 @@
+// The et-* backends: ExecuTorch's own Python alias passes, run unmodified from an
+// ExecuTorch tree by backends/python/et_pass_worker.py (README "ExecuTorch's
+// Python passes"). The tree is $SLICEFUZZ_EXECUTORCH_SRC, else the one the build
+// was configured with; files newer than it come from $SLICEFUZZ_EXECUTORCH_OVERLAY
+// (else the build's), searched first. A backend whose upstream files are not in
+// those trees is not listed; one line in unavailable_backends() names the file.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+
+namespace slicefuzz {
+
+namespace {
+
+std::string setting(const char* env, const char* at_build) {
+  const char* e = std::getenv(env);
+  return e && *e ? e : at_build;
+}
+
+bool is_file(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The overlay's copy of `rel` if it has one, else the tree's; "" if neither has it.
+std::string resolve(const std::string& rel, const std::string& src, const std::string& overlay) {
+  if (!overlay.empty() && is_file(overlay + "/" + rel)) return overlay + "/" + rel;
+  if (!src.empty() && is_file(src + "/" + rel)) return src + "/" + rel;
+  return "";
+}
+
+struct EtPipeline {
+  const char* backend;
+  const char* pipeline;  // et_pass_worker.py --pipeline
+  const char* description;
+  std::vector<const char*> files;  // the upstream files it executes
+};
+
+const std::vector<EtPipeline>& pipelines() {
+  static const std::vector<EtPipeline> p = {
+      {"et-native-delegate", "native-delegate",
+       "the native delegate's get_default_passes() (CollapseViewCopyPass, CSEPass, NativeReinplacePass "
+       "over relu/gelu/sigmoid/index_put/index_copy) then ReplaceCopyWithAliasPass (PR 22762), run with "
+       "true torch views",
+       {"backends/native/passes/__init__.py", "backends/native/passes/reinplace.py",
+        "backends/native/passes/replace_copy_with_alias.py", "exir/passes/reinplace.py",
+        "exir/passes/cse_pass.py", "exir/operator/convert.py"}},
+      {"et-aoti-view", "aoti-view",
+       "AOTI's ReplaceViewCopyWithViewPass (slice_copy -> slice, select_copy -> select; PR 15136)",
+       {"backends/aoti/passes/replace_view_copy_with_view.py"}},
+      {"et-exir-reinplace", "exir-reinplace", "exir's reinplace_pass with its default op set (index_put)",
+       {"exir/passes/reinplace.py", "exir/operator/convert.py"}},
+      {"et-exir-reinplace-index-copy", "exir-reinplace-index-copy",
+       "exir's reinplace_pass with index_copy added to its default set",
+       {"exir/passes/reinplace.py", "exir/operator/convert.py"}},
+      {"et-view-copy-to-view", "view-copy-to-view",
+       "exir's ReplaceViewCopyWithViewPass (view_copy -> et_view, the pass issue 10917 cites)",
+       {"exir/passes/replace_view_copy_with_view_pass.py"}},
+      {"et-to-executorch", "to-executorch",
+       "to_executorch's order with run_reinplace_pass=True: reinplace_pass, then exir's "
+       "ReplaceViewCopyWithViewPass",
+       {"exir/passes/reinplace.py", "exir/passes/replace_view_copy_with_view_pass.py"}},
+  };
+  return p;
+}
+
+// Case format ops the worker protocol carries (slicefuzz_worker.py): version 1's
+// and the eager ops, relu included; other view-copy ops and clone into a dim
+// order are UNSUPPORTED with this reason.
+std::string outside_et_worker(const Case& c, const ProgramInfo&) {
+  if (c.inputs.size() != 1) return "the worker protocol carries one input";
+  for (const Op& op : c.ops) {
+    if (op.kind == OpKind::Clone && op.dim_order) return "clone(dim_order=...) is not in the worker protocol";
+    if (op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy && op.kind != OpKind::SelectCopy)
+      return std::string(op_kind_name(op.kind)) + " is not in the worker protocol";
+  }
+  return "";
+}
+
+}  // namespace
+
+void add_et_pass_backends(std::vector<Backend>& out) {
+  const std::string src = setting("SLICEFUZZ_EXECUTORCH_SRC", SLICEFUZZ_EXECUTORCH_SRC_AT_BUILD);
+  const std::string overlay = setting("SLICEFUZZ_EXECUTORCH_OVERLAY", SLICEFUZZ_EXECUTORCH_OVERLAY_AT_BUILD);
+  const char* py = std::getenv("SLICEFUZZ_PYTHON");
+  const std::string python = py && *py ? py : "/usr/bin/python3";
+  const std::string script = std::string(SLICEFUZZ_SOURCE_DIR) + "/backends/python/et_pass_worker.py";
+  for (const EtPipeline& p : pipelines()) {
+    if (src.empty()) {
+      unavailable_backends().push_back(std::string(p.backend) +
+                                       ": no ExecuTorch tree (set SLICEFUZZ_EXECUTORCH_SRC)");
+      continue;
+    }
+    std::string missing;
+    for (const char* f : p.files)
+      if (missing.empty() && resolve(f, src, overlay).empty()) missing = f;
+    if (!missing.empty()) {
+      unavailable_backends().push_back(std::string(p.backend) + ": " + missing + " is in neither " + src +
+                                       (overlay.empty() ? "" : " nor " + overlay));
+      continue;
+    }
+    Backend b{p.backend,
+              std::string(p.description) +
+                  " (out of process; ExecuTorch's unmodified Python files on torch 1.13 with "
+                  "shims; the whole program is compared with the judge)",
+              {}};
+    b.worker_command = {python, script, "--pipeline", p.pipeline, "--executorch-src", src};
+    if (!overlay.empty()) b.worker_command.insert(b.worker_command.end(), {"--overlay", overlay});
+    b.eager_ops = true;
+    b.outside_limits = &outside_et_worker;
+    out.push_back(std::move(b));
+  }
+}
+
+}  // namespace slicefuzz
