@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""ExecuTorch's native delegate aliases a slice whose base a later in-place relu
+overwrites: the slice then reads relu's values. Standalone: torch 1.13 and the
+upstream files only (no slicefuzz code). Found by slicefuzz's et-native-delegate
+backend (docs/executorch.md, "The native delegate's passes").
+
+  /usr/bin/python3 docs/et_native_delegate_slice_after_relu.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
+  (here: ../shared/executorch ../shared/native-delegate)
+
+The eager program, which torch.export + to_edge turn into the graph below:
+    t = a + b            (here: x - 7, one input)
+    s = t[:2]            -> slice_copy(t, 0, 0, 2)
+    r = torch.relu(t)    -> relu(t)
+    return s * 2, r      (here: s + 1)
+Upstream's order (../shared/native-delegate/README.md): get_default_passes()
+[CollapseViewCopyPass, CSEPass, NativeReinplacePass] on the edge program, then
+ReplaceCopyWithAliasPass in NativeBackend.preprocess. NativeReinplacePass
+(reinplace.py at b41c6108) calls exir's reinplace_pass, which makes relu(t) into
+relu_(t): no node after relu reads t (the slice read it before). Then
+ReplaceCopyWithAliasPass (replace_copy_with_alias.py at 1cba8dbf) makes the slice
+an alias of t: it checks only that the slice is not a graph output and that its
+layout is dim-order expressible, never whether its base is written in place
+before the alias's last read. Output 0 becomes relu(t)[:2] + 1.
+
+torch 1.13 lacks a few things these files import; the stand-ins below are
+minimal and each names the upstream symbol it replaces.
+"""
+import importlib
+import sys
+import types
+import warnings
+
+warnings.filterwarnings("ignore")
+import torch  # noqa: E402
+from functorch import functionalize, make_fx  # noqa: E402
+from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode  # noqa: E402
+from torch.fx.passes.fake_tensor_prop import FakeTensorProp  # noqa: E402
+from torch.fx.passes.infra.pass_base import PassBase, PassResult  # noqa: E402
+
+
+def stand_ins():
+    def module(name, **attrs):
+        m = types.ModuleType(name)
+        m.__dict__.update(attrs)
+        sys.modules[name] = m
+        return m
+
+    # torch._guards.detect_fake_mode (torch 2.x)
+    module("torch._guards", detect_fake_mode=lambda inputs: next(
+        (v.fake_mode for v in torch.utils._pytree.tree_flatten(inputs)[0] if isinstance(v, FakeTensor)), None))
+    # torch.export.ExportedProgram (torch 2.x): graph_module, graph, graph_signature
+    class ExportedProgram:
+        def __init__(self, gm, sig):
+            self.graph_module, self.graph_signature = gm, sig
+
+        graph = property(lambda self: self.graph_module.graph)
+    module("torch.export", ExportedProgram=ExportedProgram)
+    import torch.fx.experimental.symbolic_shapes as ss
+    ss.statically_known_true = lambda x: x if isinstance(x, bool) else False
+
+    # executorch.exir.dialects: edge ops wrap aten ops as `_op` (EdgeOpOverload)
+    class EdgeOpOverload:
+        def __init__(self, op):
+            self._op, self._schema, self.__name__ = op, op._schema, "edge_" + op.__name__.replace(".", "_")
+
+        def __getattr__(self, name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return getattr(self._op, name)
+
+        def __call__(self, *a, **k):
+            return self._op(*a, **k)
+
+    cache = {}
+
+    class Packet:
+        def __init__(self, name):
+            self.name = name
+
+        def __getattr__(self, overload):
+            if overload.startswith("__"):
+                raise AttributeError(overload)
+            key = (self.name, overload)
+            if key not in cache:
+                cache[key] = EdgeOpOverload(getattr(getattr(torch.ops.aten, self.name), overload))
+            return cache[key]
+
+    class Aten:
+        def __getattr__(self, name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            try:
+                getattr(torch.ops.aten, name)
+            except (AttributeError, RuntimeError):
+                raise AttributeError(name) from None
+            return Packet(name)
+
+    ops = types.SimpleNamespace(edge=types.SimpleNamespace(aten=Aten()))
+    for pkg in ("executorch.exir.dialects", "executorch.exir.dialects.edge", "executorch.backends.transforms",
+                "executorch.backends.native.serialization"):
+        module(pkg).__path__ = []
+    module("executorch.exir.dialects._ops", ops=ops)
+    module("executorch.exir.dialects.edge._ops", EdgeOpOverload=EdgeOpOverload)
+
+    # executorch.exir.pass_base
+    class ExportPass(PassBase):
+        pass
+
+    class ExportedProgramPassBase:
+        def __call__(self, ep):
+            return self.call(ep)
+    module("executorch.exir.pass_base", ExportPass=ExportPass, PassResult=PassResult,
+           ExportedProgramPassBase=ExportedProgramPassBase,
+           ExportedProgramPassResult=lambda ep, modified: types.SimpleNamespace(exported_program=ep))
+
+    # CollapseViewCopyPass (not in the snapshot): nothing to collapse here
+    class CollapseViewCopyPass(ExportPass):
+        def call(self, gm):
+            return PassResult(gm, False)
+    module("executorch.backends.transforms.collapse_view_copy", CollapseViewCopyPass=CollapseViewCopyPass)
+
+    # graph_serialize._dim_order (09387db1), by its docstring
+    def _dim_order(t):
+        order = sorted(range(t.dim()), key=lambda d: -t.stride()[d])
+        run = 1
+        for d in reversed(order):
+            if t.shape[d] != 1 and t.stride()[d] != run:
+                raise ValueError("not dim-order expressible")
+            run *= max(t.shape[d], 1)
+        return order
+    module("executorch.backends.native.serialization.graph_serialize", _dim_order=_dim_order)
+    return ops, ExportedProgram
+
+
+def main(src, overlay):
+    ops, ExportedProgram = stand_ins()
+    root = types.ModuleType("executorch")
+    root.__path__ = [overlay, src]  # the overlay's newer files first, as a user's tree would hold them
+    sys.modules["executorch"] = root
+    passes = importlib.import_module("executorch.backends.native.passes")
+
+    def f(x):
+        t = x - 7
+        s = t[:2]
+        r = torch.relu(t)
+        return s + 1, r
+
+    x = torch.arange(12, dtype=torch.float32).reshape(4, 3)
+    gm = make_fx(functionalize(f, remove="mutations_and_views"))(x)
+    for n in gm.graph.nodes:
+        if n.op == "call_function":
+            n.target = getattr(getattr(ops.edge.aten, n.target._schema.name.split("::")[1]), n.target._overloadname)
+    gm.recompile()
+    mode = FakeTensorMode()
+    FakeTensorProp(gm, mode).propagate(mode.from_tensor(x))
+    sig = types.SimpleNamespace(user_inputs_to_mutate={}, inputs_to_buffers={}, buffers_to_mutate={},
+                                output_specs=[types.SimpleNamespace(arg=types.SimpleNamespace(name=a.name))
+                                              for a in list(gm.graph.nodes)[-1].args[0]])
+    expected = f(x)
+    print("edge graph:\n" + gm.code.strip())
+    ep = ExportedProgram(gm, sig)
+    for p in passes.get_default_passes():
+        ep = p(ep).exported_program if isinstance(p, sys.modules["executorch.exir.pass_base"].ExportedProgramPassBase) \
+            else ExportedProgram(p(ep.graph_module).graph_module, sig)
+    passes.ReplaceCopyWithAliasPass()(ep.graph_module)
+    ep.graph_module.recompile()
+    for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
+              "exir.passes.reinplace"):
+        print("ran", sys.modules["executorch." + m].__file__)
+    print("after the native delegate's passes:\n" + ep.graph_module.code.strip())
+    got = ep.graph_module(x.clone())
+    print("eager output 0:", expected[0].tolist())
+    print("native output 0:", got[0].tolist())
+    if torch.equal(expected[0], got[0]):
+        print("outputs agree: not reproduced")
+        return 1
+    print("MISMATCH: the slice aliases t and reads relu_(t)'s values")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1], sys.argv[2]))
