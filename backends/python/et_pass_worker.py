@@ -91,8 +91,7 @@ def fault(ep):
     """The self-test's faulty variants: an alias made where the pass would not."""
     if FAULT == "slice-every-copy":  # every slice_copy an alias, whatever follows it
         for n in ep.graph.nodes:
-            op = getattr(n.target, "_op", n.target)
-            if n.op == "call_function" and op is torch.ops.aten.slice_copy.Tensor:
+            if n.op == "call_function" and getattr(n.target, "_op", None) is torch.ops.aten.slice_copy.Tensor:
                 n.target = torch.ops.aten.slice.Tensor
     return ep
 
@@ -126,6 +125,26 @@ def transform(f, x):
     return lambda xi: et_edge_program.run(ep, n_mut, xi)
 
 
+# The passes a diagnosis names (et_pass_diagnosis.py): (alias pass, reinplace pass).
+BLAME_NAMES = {
+    "native-delegate": ("ReplaceCopyWithAliasPass", "NativeReinplacePass"),
+    "aoti-view": ("aoti.ReplaceViewCopyWithViewPass", "none"),
+    "exir-reinplace": ("none", "exir.reinplace_pass"),
+    "exir-reinplace-index-copy": ("none", "exir.reinplace_pass"),
+    "to-executorch": ("exir.ReplaceViewCopyWithViewPass", "exir.reinplace_pass"),
+}
+
+
+def diagnose(f, x):
+    import et_edge_program
+    import et_pass_diagnosis
+    if PIPELINE == "edge-control":
+        return None, ["no pass: nothing to diagnose"]
+    alias_pass, reinplace_pass = BLAME_NAMES[PIPELINE]
+    return et_pass_diagnosis.diagnose(lambda: program(f, x), lambda ep: fault(PASSES(ep)), et_edge_program.run,
+                                      lambda: slicefuzz_worker.copy_like(x), alias_pass, reinplace_pass)
+
+
 def describe(f, x):
     import et_edge_program
     ep, _ = program(f, x)
@@ -139,4 +158,4 @@ def describe(f, x):
 
 if __name__ == "__main__":
     slicefuzz_worker.COPY_OPS[0] = "aten"
-    slicefuzz_worker.serve(transform, describe, name="et-" + PIPELINE)
+    slicefuzz_worker.serve(transform, describe, name="et-" + PIPELINE, diagnose=diagnose)

@@ -1,13 +1,22 @@
 #!/usr/bin/python3
-"""ExecuTorch's native delegate aliases a slice whose base a later in-place relu
-overwrites: the slice then reads relu's values. Standalone: torch 1.13 and the
-upstream files only (no slicefuzz code). Found by slicefuzz's et-native-delegate
-backend (docs/executorch.md, "The native delegate's passes").
+"""Two wrong results from ExecuTorch's native delegate passes, standalone: torch
+1.13 and the upstream files only (no slicefuzz code). Found by slicefuzz's
+et-native-delegate backend (docs/executorch.md, "ExecuTorch's Python passes").
+Exit 0 when both reproduce, 1 otherwise.
 
-  /usr/bin/python3 docs/et_native_delegate_slice_after_relu.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
+1. slice_after_relu: ReplaceCopyWithAliasPass aliases a slice whose base a later
+   in-place relu (made by NativeReinplacePass) overwrites; the slice then reads
+   relu's values.
+2. relu_of_an_output: exir's reinplace_pass (run by NativeReinplacePass) makes
+   relu(f) into relu_(f) although f is returned: its liveness walk never counts
+   the output node as a use (reinplace.py at cff6f4dd, reinplace_pass: only
+   call_function nodes add their inputs to seen_nodes), so output 1 becomes
+   relu(f).
+
+  /usr/bin/python3 docs/et_native_delegate_findings.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
   (here: ../shared/executorch ../shared/native-delegate)
 
-The eager program, which torch.export + to_edge turn into the graph below:
+Program 1's eager code, which torch.export + to_edge turn into the graph printed:
     t = a + b            (here: x - 7, one input)
     s = t[:2]            -> slice_copy(t, 0, 0, 2)
     r = torch.relu(t)    -> relu(t)
@@ -139,13 +148,29 @@ def main(src, overlay):
     sys.modules["executorch"] = root
     passes = importlib.import_module("executorch.backends.native.passes")
 
-    def f(x):
+    def slice_after_relu(x):  # issue 36's probe
         t = x - 7
         s = t[:2]
         r = torch.relu(t)
         return s + 1, r
 
+    def relu_of_an_output(x):  # a returned value, then relu of it
+        f = x - 7
+        g = torch.relu(f)
+        return g, f
+
     x = torch.arange(12, dtype=torch.float32).reshape(4, 3)
+    differ = 0
+    for f in (slice_after_relu, relu_of_an_output):
+        differ += run_program(f, x, passes, ops, ExportedProgram)
+    for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
+              "exir.passes.reinplace"):
+        print("ran", sys.modules["executorch." + m].__file__)
+    return 0 if differ == 2 else 1
+
+
+def run_program(f, x, passes, ops, ExportedProgram):
+    """1 when the native delegate's result differs from eager PyTorch's."""
     gm = make_fx(functionalize(f, remove="mutations_and_views"))(x)
     for n in gm.graph.nodes:
         if n.op == "call_function":
@@ -157,24 +182,20 @@ def main(src, overlay):
                                 output_specs=[types.SimpleNamespace(arg=types.SimpleNamespace(name=a.name))
                                               for a in list(gm.graph.nodes)[-1].args[0]])
     expected = f(x)
-    print("edge graph:\n" + gm.code.strip())
+    print("== %s\nedge graph:\n%s" % (f.__name__, gm.code.strip()))
     ep = ExportedProgram(gm, sig)
+    base = sys.modules["executorch.exir.pass_base"].ExportedProgramPassBase
     for p in passes.get_default_passes():
-        ep = p(ep).exported_program if isinstance(p, sys.modules["executorch.exir.pass_base"].ExportedProgramPassBase) \
-            else ExportedProgram(p(ep.graph_module).graph_module, sig)
+        ep = p(ep).exported_program if isinstance(p, base) else ExportedProgram(p(ep.graph_module).graph_module, sig)
     passes.ReplaceCopyWithAliasPass()(ep.graph_module)
     ep.graph_module.recompile()
-    for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
-              "exir.passes.reinplace"):
-        print("ran", sys.modules["executorch." + m].__file__)
     print("after the native delegate's passes:\n" + ep.graph_module.code.strip())
     got = ep.graph_module(x.clone())
-    print("eager output 0:", expected[0].tolist())
-    print("native output 0:", got[0].tolist())
-    if torch.equal(expected[0], got[0]):
-        print("outputs agree: not reproduced")
-        return 1
-    print("MISMATCH: the slice aliases t and reads relu_(t)'s values")
+    for i, (e, g) in enumerate(zip(expected, got)):
+        if not torch.equal(e, g):
+            print("MISMATCH in output %d:\n  eager  %s\n  native %s" % (i, e.tolist(), g.tolist()))
+            return 1
+    print("outputs agree: not reproduced")
     return 0
 
 

@@ -1,0 +1,97 @@
+"""Which change of an et-* pipeline is to blame for a wrong result (the worker
+protocol's `diagnose` verb). The system under test's side: it compares the
+rewritten graph with the edge graph the passes started from, never with the
+judge. A pipeline changes nodes two ways:
+  in-place  a functional op made its in-place overload (relu -> relu_): reinplace
+  alias     a `*_copy` view op made its aliasing view (slice_copy -> slice)
+The diagnosis reverts one changed node at a time on a fresh run of the pipeline
+and reruns the graph; a change whose reverting alone gives the edge graph's
+result is to blame. The cause word names the passes, not where the value shows:
+  alias-read-after-inplace-write:<alias pass>:<reinplace pass>
+      reverting an alias fixes it and so does reverting an in-place write (the
+      alias reads its base after the write: the probe of issue 36)
+  <alias pass>:alias            only an alias is to blame
+  <reinplace pass>:inplace-write-to-graph-output
+      only an in-place write is, and it writes a value the graph returns
+  <reinplace pass>:inplace-write-read-later   the same, the value read later
+"""
+import torch
+
+
+def _aten(target):
+    """The aten OpOverload behind a node target (an edge op wraps it as `_op`; an
+    OpOverload's own `_op` is its C++ builtin)."""
+    return target if isinstance(target, torch._ops.OpOverload) else getattr(target, "_op", target)
+
+
+def is_inplace(target):
+    op = _aten(target)
+    if not isinstance(op, torch._ops.OpOverload) or not op._schema.arguments:
+        return False
+    a = op._schema.arguments[0].alias_info
+    return a is not None and a.is_write
+
+
+def is_alias(target):
+    op = _aten(target)
+    return isinstance(op, torch._ops.OpOverload) and any(
+        a.alias_info is not None and not a.alias_info.is_write for a in op._schema.arguments[:1])
+
+
+def functional_of(target):
+    """relu_ -> the edge relu of the same overload; slice -> aten slice_copy."""
+    import et_torch113_shims as shims
+    op = _aten(target)
+    name = op._schema.name.split("::", 1)[1]
+    base = name[:-1] if name.endswith("_") else name + "_copy"
+    return getattr(getattr(shims.ops.edge.aten, base), op._overloadname)
+
+
+def changed_nodes(ep):
+    return [n.name for n in ep.graph.nodes if n.op == "call_function"
+            and (is_inplace(n.target) or is_alias(n.target))]
+
+
+def same(a, b):
+    return len(a) == len(b) and all(
+        x.shape == y.shape and x.dtype == y.dtype and torch.equal(x, y) for x, y in zip(a, b))
+
+
+def diagnose(build, passes, run, x_like, alias_pass, reinplace_pass):
+    """build() -> (ep, n_mutations); passes(ep) -> ep; run(ep, n, x) -> outputs;
+    returns (cause or None, text lines)."""
+    def result(ep, n):
+        xi = x_like()
+        outs = run(ep, n, xi)
+        return list(outs) + [xi]
+
+    ep0, n = build()
+    expected = result(ep0, n)
+    ep, n = build()
+    ep = passes(ep)
+    if same(result(ep, n), expected):
+        return None, ["the rewritten graph gives the edge graph's result here"]
+    names = changed_nodes(ep)
+    lines = ["changed nodes: " + (", ".join(names) or "none")]
+    fixes = {"alias": [], "inplace": []}
+    for name in names:
+        ep1, n1 = build()
+        ep1 = passes(ep1)
+        node = next(m for m in ep1.graph.nodes if m.name == name)
+        kind = "inplace" if is_inplace(node.target) else "alias"
+        node.target = functional_of(node.target)
+        ok = same(result(ep1, n1), expected)
+        lines.append("reverting %s (%s) %s" % (name, kind, "gives the edge graph's result" if ok else "does not fix it"))
+        if ok:
+            fixes[kind].append(node)
+    if fixes["alias"] and fixes["inplace"]:
+        return "alias-read-after-inplace-write:%s:%s" % (alias_pass, reinplace_pass), lines
+    if fixes["alias"]:
+        return "%s:alias" % alias_pass, lines
+    if fixes["inplace"]:
+        node = fixes["inplace"][0]
+        out = next(m for m in node.graph.nodes if m.op == "output")
+        written = node.args[0]
+        returned = written in out.all_input_nodes
+        return "%s:%s" % (reinplace_pass, "inplace-write-to-graph-output" if returned else "inplace-write-read-later"), lines
+    return None, lines + ["no single change explains it"]
