@@ -42,6 +42,10 @@ struct EtPipeline {
 
 const std::vector<EtPipeline>& pipelines() {
   static const std::vector<EtPipeline> p = {
+      {"et-edge-control", "edge-control",
+       "no pass: the edge graph the et-* backends build (make_fx(functionalize) with edge ops, "
+       "meta[\"val\"] and a graph signature) run as it is; the control for the et-* backends",
+       {}},
       {"et-native-delegate", "native-delegate",
        "the native delegate's get_default_passes() (CollapseViewCopyPass, CSEPass, NativeReinplacePass "
        "over relu/gelu/sigmoid/index_put/index_copy) then ReplaceCopyWithAliasPass (PR 22762), run with "

@@ -111,13 +111,15 @@ need_space "the build"
 # checkout through SLICEFUZZ_EXECUTORCH_SRC, else the snapshot beside the repo.
 ET_SRC=${SLICEFUZZ_EXECUTORCH_SRC:-}
 if [ -z "$ET_SRC" ] && [ -d ../shared/executorch/runtime ]; then ET_SRC=$(cd ../shared/executorch && pwd); fi
+ET_OVERLAY=${SLICEFUZZ_EXECUTORCH_OVERLAY:-}
+if [ -z "$ET_OVERLAY" ] && [ -d ../shared/native-delegate/backends ]; then ET_OVERLAY=$(cd ../shared/native-delegate && pwd); fi
 
 step "build (fuzz and coverage presets${ET_SRC:+, ExecuTorch from $ET_SRC}; log in $OUT/build.log)"
 {
   bash ci/install-deps.sh &&
-    cmake --preset fuzz -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" &&
+    cmake --preset fuzz -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" -DSLICEFUZZ_EXECUTORCH_OVERLAY="$ET_OVERLAY" &&
     cmake --build --preset fuzz --target fuzz_program slicefuzz &&
-    cmake --preset coverage -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" &&
+    cmake --preset coverage -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" -DSLICEFUZZ_EXECUTORCH_OVERLAY="$ET_OVERLAY" &&
     cmake --build --preset coverage --target slicefuzz
 } >"$OUT/build.log" 2>&1 || fail "build (see $OUT/build.log)"
 

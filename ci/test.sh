@@ -15,6 +15,11 @@ if [ -n "$ET_SRC" ]; then
 else
   echo "ci/test.sh: ExecuTorch backends not built (no SLICEFUZZ_EXECUTORCH_SRC, no ../shared/executorch)"
 fi
-cmake --preset asan -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC"
+# Files newer than that tree (the native delegate's passes): SLICEFUZZ_EXECUTORCH_OVERLAY,
+# else ../shared/native-delegate beside this repository.
+ET_OVERLAY=${SLICEFUZZ_EXECUTORCH_OVERLAY:-}
+if [ -z "$ET_OVERLAY" ] && [ -d ../shared/native-delegate/backends ]; then ET_OVERLAY=$(cd ../shared/native-delegate && pwd); fi
+[ -n "$ET_OVERLAY" ] || echo "ci/test.sh: no ExecuTorch overlay: et-native-delegate is not available and its tests are skipped"
+cmake --preset asan -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" -DSLICEFUZZ_EXECUTORCH_OVERLAY="$ET_OVERLAY"
 cmake --build --preset asan -j "$(nproc)"
 ctest --preset asan -j "$(nproc)"

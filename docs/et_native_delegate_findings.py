@@ -12,6 +12,11 @@ Exit 0 when both reproduce, 1 otherwise.
    the output node as a use (reinplace.py at cff6f4dd, reinplace_pass: only
    call_function nodes add their inputs to seen_nodes), so output 1 becomes
    relu(f).
+3. relu_into_a_mutated_input: reinplace_pass makes relu(x) into relu_(x) on a
+   program input the program writes (a mutable user input may be reinplaced);
+   relu_'s result is then x's storage, and the write-back of x's new value at
+   the end changes the returned relu value. (The output index printed last is
+   the input's final value.)
 
   /usr/bin/python3 docs/et_native_delegate_findings.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
   (here: ../shared/executorch ../shared/native-delegate)
@@ -159,29 +164,47 @@ def main(src, overlay):
         g = torch.relu(f)
         return g, f
 
-    x = torch.arange(12, dtype=torch.float32).reshape(4, 3)
+    def relu_into_a_mutated_input(x):  # x is a program input the program writes
+        a = torch.relu(x)
+        x.copy_(a)
+        x.add_(1)
+        return (a,)
+
+    x = torch.arange(12, dtype=torch.float32).reshape(4, 3) - 5
     differ = 0
-    for f in (slice_after_relu, relu_of_an_output):
+    for f in (slice_after_relu, relu_of_an_output, relu_into_a_mutated_input):
         differ += run_program(f, x, passes, ops, ExportedProgram)
     for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
               "exir.passes.reinplace"):
         print("ran", sys.modules["executorch." + m].__file__)
-    return 0 if differ == 2 else 1
+    return 0 if differ == 3 else 1
 
 
 def run_program(f, x, passes, ops, ExportedProgram):
     """1 when the native delegate's result differs from eager PyTorch's."""
-    gm = make_fx(functionalize(f, remove="mutations_and_views"))(x)
+    gm = make_fx(functionalize(f, remove="mutations_and_views"))(x.clone())
+    # As torch.export does: a write to the input is an output (first) that the
+    # signature names a user-input mutation; the runtime writes it back at the end.
+    placeholder = next(n for n in gm.graph.nodes if n.op == "placeholder")
+    out = list(gm.graph.nodes)[-1]
+    mutated = {}
+    for n in [n for n in gm.graph.nodes if n.target == torch.ops.aten.copy_.default and n.args[0] is placeholder]:
+        value = n.args[1]
+        n.replace_all_uses_with(value)
+        gm.graph.erase_node(n)
+        out.args = ((value,) + tuple(out.args[0]),)
+        mutated[value.name] = placeholder.target
     for n in gm.graph.nodes:
         if n.op == "call_function":
             n.target = getattr(getattr(ops.edge.aten, n.target._schema.name.split("::")[1]), n.target._overloadname)
     gm.recompile()
     mode = FakeTensorMode()
     FakeTensorProp(gm, mode).propagate(mode.from_tensor(x))
-    sig = types.SimpleNamespace(user_inputs_to_mutate={}, inputs_to_buffers={}, buffers_to_mutate={},
+    sig = types.SimpleNamespace(user_inputs_to_mutate=mutated, inputs_to_buffers={}, buffers_to_mutate={},
                                 output_specs=[types.SimpleNamespace(arg=types.SimpleNamespace(name=a.name))
                                               for a in list(gm.graph.nodes)[-1].args[0]])
-    expected = f(x)
+    x_eager = x.clone()
+    expected = tuple(f(x_eager)) + (x_eager,)
     print("== %s\nedge graph:\n%s" % (f.__name__, gm.code.strip()))
     ep = ExportedProgram(gm, sig)
     base = sys.modules["executorch.exir.pass_base"].ExportedProgramPassBase
@@ -190,7 +213,11 @@ def run_program(f, x, passes, ops, ExportedProgram):
     passes.ReplaceCopyWithAliasPass()(ep.graph_module)
     ep.graph_module.recompile()
     print("after the native delegate's passes:\n" + ep.graph_module.code.strip())
-    got = ep.graph_module(x.clone())
+    x_native = x.clone()
+    got = list(ep.graph_module(x_native))
+    if mutated:
+        x_native.copy_(got.pop(0))  # the write-back of the input's new value, at the end
+    got.append(x_native)
     for i, (e, g) in enumerate(zip(expected, got)):
         if not torch.equal(e, g):
             print("MISMATCH in output %d:\n  eager  %s\n  native %s" % (i, e.tolist(), g.tolist()))

@@ -65,6 +65,10 @@ rc::Gen<Case> genEagerCase() {
       return static_cast<int>(ok[k >= ok.size() ? ok.size() - 1 : k]);
     };
     const int nops = *rc::gen::inRange(1, 8);
+    // (view or view-copy value, its source): relu prefers a base some view was
+    // taken of, and a read of that view after it (re-inplacing makes relu_; an
+    // alias of the view then reads relu's values: issue 36's probe).
+    std::vector<std::pair<size_t, size_t>> views_of;
     // torch.fx's reinplace never writes into a graph input, but after a write to
     // the input the functional base is an intermediate that it does rewrite: start
     // with one often.
@@ -99,6 +103,7 @@ rc::Gen<Case> genEagerCase() {
         if (op.step > 0)
           out[judge::dim_index(r, op.dim)] =
               judge::normalize_slice_args(in, op.dim, op.start, op.end, op.step).length;
+        views_of.emplace_back(names.size(), static_cast<size_t>(src));
         names.push_back(fresh);
         shapes.push_back(out);
       } else if (kind == 1) {  // select view
@@ -115,6 +120,7 @@ rc::Gen<Case> genEagerCase() {
         op.index = *rc::gen::inRange<int64_t>(-size, size);
         std::vector<int64_t> out = in;
         out.erase(out.begin() + judge::dim_index(r, op.dim));
+        views_of.emplace_back(names.size(), static_cast<size_t>(src));
         names.push_back(fresh);
         shapes.push_back(out);
       } else if (kind == 2) {  // add_ through any value: a view, a base, the input
@@ -148,12 +154,25 @@ rc::Gen<Case> genEagerCase() {
         // functionalization still records as a write of the view.
         if (*rc::gen::inRange(0, 6) == 0) op.src = op.target;
       } else if (kind == 7) {  // relu: a functional op that re-inplacing passes make relu_
-        const int src = pick(false);
+        const bool of_viewed_base = !views_of.empty() && *rc::gen::inRange(0, 10) < 6;
+        const auto& view = views_of.empty() ? std::pair<size_t, size_t>{0, 0}
+                                            : views_of[*rc::gen::inRange<size_t>(0, views_of.size())];
+        const int src = of_viewed_base ? static_cast<int>(view.second) : pick(false);
         op.kind = OpKind::Relu;
         op.result = fresh;
         op.src = names[src];
         names.push_back(fresh);
         shapes.push_back(shapes[src]);
+        if (of_viewed_base && *rc::gen::inRange(0, 10) < 7) {  // the view read after relu
+          c.ops.push_back(op);
+          op = Op{};
+          op.kind = OpKind::AddOut;
+          op.result = generated_value_name(names.size() - 1);
+          op.src = names[view.first];
+          op.scalar = gen_scalar();
+          names.push_back(op.result);
+          shapes.push_back(shapes[view.first]);
+        }
       } else if (kind == 4 || kind == 5) {  // add (out of place) or clone
         const int src = pick(false);
         op.kind = kind == 4 ? OpKind::AddOut : OpKind::Clone;

@@ -13,6 +13,9 @@ result is to blame. The cause word names the passes, not where the value shows:
   <alias pass>:alias            only an alias is to blame
   <reinplace pass>:inplace-write-to-graph-output
       only an in-place write is, and it writes a value the graph returns
+  <reinplace pass>:inplace-result-in-input-overwritten-by-write-back
+      only an in-place write is, into a mutable program input: its result
+      aliases the input, whose write-back of another value then changes it
   <reinplace pass>:inplace-write-read-later   the same, the value read later
 """
 import torch
@@ -92,6 +95,11 @@ def diagnose(build, passes, run, x_like, alias_pass, reinplace_pass):
         node = fixes["inplace"][0]
         out = next(m for m in node.graph.nodes if m.op == "output")
         written = node.args[0]
-        returned = written in out.all_input_nodes
-        return "%s:%s" % (reinplace_pass, "inplace-write-to-graph-output" if returned else "inplace-write-read-later"), lines
+        if written in out.all_input_nodes:
+            why = "inplace-write-to-graph-output"
+        elif written.op == "placeholder":  # its result aliases the input; the write-back then changes it
+            why = "inplace-result-in-input-overwritten-by-write-back"
+        else:
+            why = "inplace-write-read-later"
+        return "%s:%s" % (reinplace_pass, why), lines
     return None, lines + ["no single change explains it"]
