@@ -72,6 +72,25 @@ const std::vector<EtPipeline>& pipelines() {
   return p;
 }
 
+struct EtFault {
+  const char* backend;
+  const char* pipeline;
+  const char* fault;  // et_pass_worker.py --fault
+  const char* what;
+};
+
+const std::vector<EtFault>& faults() {
+  static const std::vector<EtFault> f = {
+      {"faulty-et-native-delegate-alias-offset", "native-delegate", "alias-offset",
+       "every slice alias starting one element late"},
+      {"faulty-et-aoti-view-alias-offset", "aoti-view", "alias-offset",
+       "every slice alias starting one element late"},
+      {"faulty-et-exir-reinplace-relu-inplace", "exir-reinplace", "relu-inplace",
+       "every relu of an intermediate made relu_, whether it is read later or not"},
+  };
+  return f;
+}
+
 // Case format ops the worker protocol carries (slicefuzz_worker.py): version 1's
 // and the eager ops, relu included; other view-copy ops and clone into a dim
 // order are UNSUPPORTED with this reason.
@@ -116,7 +135,19 @@ void add_et_pass_backends(std::vector<Backend>& out) {
     if (!overlay.empty()) b.worker_command.insert(b.worker_command.end(), {"--overlay", overlay});
     b.eager_ops = true;
     b.outside_limits = &outside_et_worker;
-    out.push_back(std::move(b));
+    out.push_back(b);
+    // The self-test's faulty variants (ci/selftest.py): a bug planted after the
+    // upstream passes ran (et_pass_worker.py `fault`); they share the backend's
+    // known findings, which are upstream's, not the planted bug.
+    for (const EtFault& f : faults())
+      if (f.pipeline == std::string(p.pipeline)) {
+        Backend fb = b;
+        fb.name = f.backend;
+        fb.description = std::string("DELIBERATELY FAULTY (self-test): ") + p.backend + " with " + f.what;
+        fb.worker_command.insert(fb.worker_command.end(), {"--fault", f.fault});
+        fb.known_findings_of = p.backend;
+        out.push_back(std::move(fb));
+      }
   }
 }
 

@@ -88,11 +88,25 @@ def load_pipeline(name):
 
 
 def fault(ep):
-    """The self-test's faulty variants: an alias made where the pass would not."""
-    if FAULT == "slice-every-copy":  # every slice_copy an alias, whatever follows it
+    """The self-test's faulty variants (README "The self-test"), planted after the
+    upstream passes ran, each a bug class an alias or reinplace pass can have:
+      alias-offset    every slice alias the pass made starts one element late
+      relu-inplace    every relu of an intermediate made relu_, read later or not
+    """
+    if FAULT == "alias-offset":
         for n in ep.graph.nodes:
-            if n.op == "call_function" and getattr(n.target, "_op", None) is torch.ops.aten.slice_copy.Tensor:
-                n.target = torch.ops.aten.slice.Tensor
+            aten = n.target if isinstance(n.target, torch._ops.OpOverload) else getattr(n.target, "_op", None)
+            if n.op == "call_function" and aten is torch.ops.aten.slice.Tensor and len(n.args) >= 3:
+                start = n.args[2]
+                n.args = n.args[:2] + ((1 if start is None else start + 1),) + n.args[3:]
+    elif FAULT == "relu-inplace":
+        import et_torch113_shims as shims
+        for n in ep.graph.nodes:
+            if (n.op == "call_function" and getattr(n.target, "_op", None) is torch.ops.aten.relu.default
+                    and n.args[0].op != "placeholder"):
+                n.target = shims.edge_op(torch.ops.aten.relu_.default)
+    elif FAULT:
+        raise SystemExit("et_pass_worker: unknown fault %s" % FAULT)
     return ep
 
 
