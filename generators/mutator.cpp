@@ -137,6 +137,7 @@ const std::vector<CaseMutator>& case_mutators() {
     std::vector<CaseMutator> t = v1_mutators();
     for (const CaseMutator& m : view_op_mutators()) t.push_back(m);
     for (const CaseMutator& m : dynamic_mutators()) t.push_back(m);
+    for (const CaseMutator& m : mut::eager_mutators()) t.push_back(m);
     // The ops since the op schema (schema_ops_gen.h): the fuzzer reaches them here
     // (listed once there is one to insert).
     if (!gen::schema_op_kinds().empty()) t.push_back({"InsertSchemaOp", &gen::insert_schema_op, true});

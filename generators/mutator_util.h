@@ -52,6 +52,7 @@ void insert_defining_op(Case& c, Op op, const std::string& src, Rng& rng);
 // The version-1 mutators and the view ops' ones (the table is their concatenation).
 std::vector<CaseMutator> v1_mutators();
 std::vector<CaseMutator> view_op_mutators();
+std::vector<CaseMutator> eager_mutators();  // mutators_eager.cpp
 // Version 4's: executions and ranges (mutators_dynamic.cpp); none applies to a
 // case without symbols.
 std::vector<CaseMutator> dynamic_mutators();

@@ -1,0 +1,65 @@
+// The mutators of eager programs (case format version 2, for backends that
+// declare eager_ops): relu of a base some view or view-copy was taken of, with
+// that view read after it (what a re-inplacing pass makes relu_ and an alias pass
+// then reads wrong: issue 36), and relu of any value. A case without eager ops is
+// left alone ("did not apply"): relu would make it an eager program that the
+// in-process backends refuse.
+#include "generators/mutator_util.h"
+
+namespace slicefuzz::mut {
+
+namespace {
+
+// Inserts `r = relu(src)` at `at` and returns r's name.
+std::string insert_relu_at(Case& c, const std::string& src, size_t at) {
+  Op relu;
+  relu.kind = OpKind::Relu;
+  relu.src = src;
+  relu.result = fresh_name(c);
+  const std::string name = relu.result;
+  c.ops.insert(c.ops.begin() + static_cast<std::ptrdiff_t>(at), std::move(relu));
+  return name;
+}
+
+bool relu_of_viewed_base(Case& c, Rng& rng) {
+  if (!c.has_eager_ops() || c.ops.size() + 2 > kMaxOps) return false;
+  std::vector<size_t> views;
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    const OpKind k = c.ops[i].kind;
+    if (k == OpKind::Slice || k == OpKind::Select || k == OpKind::SliceCopy || k == OpKind::SelectCopy)
+      views.push_back(i);
+  }
+  if (views.empty()) return false;
+  const size_t v = views[below(rng, views.size())];
+  const size_t at = v + 1 + below(rng, c.ops.size() - v);
+  const std::string base = c.ops[v].src, view = c.ops[v].result;
+  insert_relu_at(c, base, at);
+  Op read;  // the view, read after relu
+  read.kind = OpKind::AddOut;
+  read.src = view;
+  read.result = fresh_name(c);
+  read.scalar = 1;
+  c.outputs.push_back(read.result);
+  c.ops.insert(c.ops.begin() + static_cast<std::ptrdiff_t>(at + 1), std::move(read));
+  return true;
+}
+
+bool insert_relu(Case& c, Rng& rng) {
+  if (!c.has_eager_ops() || c.ops.size() + 1 > kMaxOps) return false;
+  std::vector<std::string> names = defined_before(c, c.ops.size());
+  const std::string src = names[below(rng, names.size())];
+  size_t first = 0;  // the op after src's definition (0 for an input)
+  for (size_t i = 0; i < c.ops.size(); ++i)
+    if (c.ops[i].result == src) first = i + 1;
+  const std::string r = insert_relu_at(c, src, first + below(rng, c.ops.size() - first + 1));
+  if (chance(rng, 50)) c.outputs.push_back(r);
+  return true;
+}
+
+}  // namespace
+
+std::vector<CaseMutator> eager_mutators() {
+  return {{"ReluOfViewedBase", relu_of_viewed_base, false}, {"InsertRelu", insert_relu, false}};
+}
+
+}  // namespace slicefuzz::mut
