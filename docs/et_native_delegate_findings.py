@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Two wrong results from ExecuTorch's native delegate passes, standalone: torch
+"""Four wrong results from ExecuTorch's native delegate passes, standalone: torch
 1.13 and the upstream files only (no slicefuzz code). Found by slicefuzz's
 et-native-delegate backend (docs/executorch.md, "ExecuTorch's Python passes").
-Exit 0 when both reproduce, 1 otherwise.
+Exit 0 when all four reproduce, 1 otherwise.
 
 1. slice_after_relu: ReplaceCopyWithAliasPass aliases a slice whose base a later
    in-place relu (made by NativeReinplacePass) overwrites; the slice then reads
@@ -17,6 +17,11 @@ Exit 0 when both reproduce, 1 otherwise.
    relu_'s result is then x's storage, and the write-back of x's new value at
    the end changes the returned relu value. (The output index printed last is
    the input's final value.)
+4. relu_of_a_slice: NativeReinplacePass makes relu(c) into relu_(c) (c is read by
+   nothing after it), and ReplaceCopyWithAliasPass then makes c = slice_copy(t)
+   an alias of t (c's only user is relu_, no graph output): relu_ now writes
+   through the alias into t, which the graph returns. The alias pass never asks
+   whether the alias itself is written in place.
 
   /usr/bin/python3 docs/et_native_delegate_findings.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
   (here: ../shared/executorch ../shared/native-delegate)
@@ -170,14 +175,20 @@ def main(src, overlay):
         x.add_(1)
         return (a,)
 
+    def relu_of_a_slice(x):  # relu of a slice; the sliced value is returned
+        t = x - 7
+        c = t[1:]
+        d = torch.relu(c)
+        return t, d
+
     x = torch.arange(12, dtype=torch.float32).reshape(4, 3) - 5
     differ = 0
-    for f in (slice_after_relu, relu_of_an_output, relu_into_a_mutated_input):
+    for f in (slice_after_relu, relu_of_an_output, relu_into_a_mutated_input, relu_of_a_slice):
         differ += run_program(f, x, passes, ops, ExportedProgram)
     for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
               "exir.passes.reinplace"):
         print("ran", sys.modules["executorch." + m].__file__)
-    return 0 if differ == 3 else 1
+    return 0 if differ == 4 else 1
 
 
 def run_program(f, x, passes, ops, ExportedProgram):

@@ -10,6 +10,9 @@ result is to blame. The cause word names the passes, not where the value shows:
   alias-read-after-inplace-write:<alias pass>:<reinplace pass>
       reverting an alias fixes it and so does reverting an in-place write (the
       alias reads its base after the write: the probe of issue 36)
+  inplace-write-through-alias:<alias pass>:<reinplace pass>
+      the same two reverts fix it, and the write is into the alias itself (or an
+      alias of it): the base changes under whoever reads it later
   <alias pass>:alias            only an alias is to blame
   <reinplace pass>:inplace-write-to-graph-output
       only an in-place write is, and it writes a value the graph returns
@@ -55,6 +58,17 @@ def changed_nodes(ep):
             and (is_inplace(n.target) or is_alias(n.target))]
 
 
+def _alias_chain(node):
+    """The node's name and those of the aliases it is a view of, up to its root."""
+    names = []
+    while isinstance(node, torch.fx.Node):
+        names.append(node.name)
+        if not (node.op == "call_function" and is_alias(node.target)):
+            break
+        node = node.args[0]
+    return names
+
+
 def same(a, b):
     return len(a) == len(b) and all(
         x.shape == y.shape and x.dtype == y.dtype and torch.equal(x, y) for x, y in zip(a, b))
@@ -88,7 +102,13 @@ def diagnose(build, passes, run, x_like, alias_pass, reinplace_pass):
         if ok:
             fixes[kind].append(node)
     if fixes["alias"] and fixes["inplace"]:
-        return "alias-read-after-inplace-write:%s:%s" % (alias_pass, reinplace_pass), lines
+        # Which way the write goes: into the alias (or an alias of it), so its base
+        # changes (rule 3 of the design: an alias is never written), or into the
+        # base while the alias is still to be read (rule 4).
+        aliases = {n.name for n in fixes["alias"]}
+        through = any(name in aliases for w in fixes["inplace"] for name in _alias_chain(w.args[0]))
+        word = "inplace-write-through-alias" if through else "alias-read-after-inplace-write"
+        return "%s:%s:%s" % (word, alias_pass, reinplace_pass), lines
     if fixes["alias"]:
         return "%s:alias" % alias_pass, lines
     if fixes["inplace"]:
