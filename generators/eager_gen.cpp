@@ -69,6 +69,9 @@ rc::Gen<Case> genEagerCase() {
     // taken of, and a read of that view after it (re-inplacing makes relu_; an
     // alias of the view then reads relu's values: issue 36's probe).
     std::vector<std::pair<size_t, size_t>> views_of;
+    // Values the program must return whatever the outputs drawn at the end (a
+    // relu nobody reads is dead code to the passes: dropped before they run).
+    std::vector<std::string> returned;
     // torch.fx's reinplace never writes into a graph input, but after a write to
     // the input the functional base is an intermediate that it does rewrite: start
     // with one often.
@@ -153,6 +156,53 @@ rc::Gen<Case> genEagerCase() {
         // A self-copy through a view: a no-op in eager PyTorch that
         // functionalization still records as a write of the view.
         if (*rc::gen::inRange(0, 6) == 0) op.src = op.target;
+      } else if (kind == 7 && *rc::gen::inRange(0, 10) < 4) {
+        // issue 36's probe as a unit: a fresh intermediate t, a view of it, relu(t)
+        // (returned, so it is live), then the view read: re-inplacing makes relu_(t)
+        // and an alias pass makes the view an alias of t.
+        const int src = pick(true);
+        if (src < 0) continue;
+        const std::vector<int64_t> in = shapes[src];  // a copy: shapes grows below
+        const int r = static_cast<int>(in.size());
+        Op t;
+        t.kind = OpKind::AddOut;
+        t.src = names[src];
+        t.result = fresh;
+        t.scalar = *rc::gen::element<int64_t>(-7, -3, -100);  // negative elements: relu changes them
+        c.ops.push_back(t);
+        names.push_back(t.result);
+        shapes.push_back(in);
+        Op view;
+        view.kind = *rc::gen::element(OpKind::Slice, OpKind::SliceCopy);
+        view.src = t.result;
+        view.result = generated_value_name(names.size() - 1);
+        view.dim = *rc::gen::inRange<int64_t>(-r, r);
+        const int64_t size = in[judge::dim_index(r, view.dim)];
+        view.start = gen_bound(size);
+        view.end = gen_bound(size);
+        view.step = *rc::gen::weightedElement<int64_t>({{6, 1}, {1, 2}});
+        std::vector<int64_t> out = in;
+        out[judge::dim_index(r, view.dim)] =
+            judge::normalize_slice_args(in, view.dim, view.start, view.end, view.step).length;
+        c.ops.push_back(view);
+        views_of.emplace_back(names.size(), names.size() - 1);
+        names.push_back(view.result);
+        shapes.push_back(out);
+        Op relu;
+        relu.kind = OpKind::Relu;
+        relu.src = t.result;
+        relu.result = generated_value_name(names.size() - 1);
+        c.ops.push_back(relu);
+        returned.push_back(relu.result);
+        names.push_back(relu.result);
+        shapes.push_back(in);
+        op.kind = OpKind::AddOut;  // the view, read after relu
+        op.src = view.result;
+        op.result = generated_value_name(names.size() - 1);
+        op.scalar = gen_scalar();
+        returned.push_back(op.result);
+        names.push_back(op.result);
+        shapes.push_back(out);
       } else if (kind == 7) {  // relu: a functional op that re-inplacing passes make relu_
         const bool of_viewed_base = !views_of.empty() && *rc::gen::inRange(0, 10) < 6;
         const auto& view = views_of.empty() ? std::pair<size_t, size_t>{0, 0}
@@ -213,12 +263,17 @@ rc::Gen<Case> genEagerCase() {
     // late read that keeps a pass from re-inplacing); the last value defined;
     // sometimes another.
     c.outputs.push_back(x.name);
-    if (*rc::gen::inRange(0, 2) == 0) return c;
+    const auto add_returned = [&] {
+      for (const std::string& n : returned)
+        if (std::find(c.outputs.begin(), c.outputs.end(), n) == c.outputs.end()) c.outputs.push_back(n);
+    };
+    if (*rc::gen::inRange(0, 2) == 0) return add_returned(), c;
     if (names.size() > 1) c.outputs.push_back(names.back());
     if (names.size() > 2 && *rc::gen::inRange(0, 2)) {
       const std::string& other = names[*rc::gen::inRange<size_t>(1, names.size() - 1)];
       c.outputs.push_back(other);
     }
+    add_returned();
     return c;
   }));
 }

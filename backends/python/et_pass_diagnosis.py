@@ -5,8 +5,9 @@ judge. A pipeline changes nodes two ways:
   in-place  a functional op made its in-place overload (relu -> relu_): reinplace
   alias     a `*_copy` view op made its aliasing view (slice_copy -> slice)
 The diagnosis reverts one changed node at a time on a fresh run of the pipeline
-and reruns the graph; a change whose reverting alone gives the edge graph's
-result is to blame. The cause word names the passes, not where the value shows:
+and reruns the graph; a change whose reverting alone makes the first wrong result
+(outputs in order, then the input's final value) the edge graph's is to blame: a
+program with two root causes gets the one behind its first wrong result. The cause word names the passes, not where the value shows:
   alias-read-after-inplace-write:<alias pass>:<reinplace pass>
       reverting an alias fixes it and so does reverting an in-place write (the
       alias reads its base after the write: the probe of issue 36)
@@ -69,14 +70,25 @@ def _alias_chain(node):
     return names
 
 
-def same(a, b):
-    return len(a) == len(b) and all(
-        x.shape == y.shape and x.dtype == y.dtype and torch.equal(x, y) for x, y in zip(a, b))
+def equal(x, y):
+    return x.shape == y.shape and x.dtype == y.dtype and torch.equal(x, y)
 
 
-def diagnose(build, passes, run, x_like, alias_pass, reinplace_pass):
-    """build() -> (ep, n_mutations); passes(ep) -> ep; run(ep, n, x) -> outputs;
-    returns (cause or None, text lines)."""
+def first_wrong(got, expected):
+    """The index of the first result (outputs, then the input's final value) that
+    differs from the edge graph's, or None."""
+    for i, (x, y) in enumerate(zip(got, expected)):
+        if not equal(x, y):
+            return i
+    return None if len(got) == len(expected) else min(len(got), len(expected))
+
+
+def diagnose(build, prefixes, run, x_like, alias_pass, reinplace_pass):
+    """build() -> (ep, n_mutations); prefixes: the pipeline's prefixes in order,
+    each ep -> ep, the last the whole pipeline; run(ep, n, x) -> outputs.
+    The first prefix that makes a result wrong is diagnosed: a later pass is not
+    to blame for a program an earlier one already broke. Returns (cause or None,
+    text lines)."""
     def result(ep, n):
         xi = x_like()
         outs = run(ep, n, xi)
@@ -84,12 +96,20 @@ def diagnose(build, passes, run, x_like, alias_pass, reinplace_pass):
 
     ep0, n = build()
     expected = result(ep0, n)
-    ep, n = build()
-    ep = passes(ep)
-    if same(result(ep, n), expected):
+    for k, passes in enumerate(prefixes):
+        ep, n = build()
+        ep = passes(ep)
+        wrong = first_wrong(result(ep, n), expected)
+        if wrong is not None:
+            break
+    if wrong is None:
         return None, ["the rewritten graph gives the edge graph's result here"]
+    # One root cause per diagnosis: the one behind the first wrong result (a
+    # program can hold two, each fixed only by reverting its own change).
     names = changed_nodes(ep)
-    lines = ["changed nodes: " + (", ".join(names) or "none")]
+    lines = ["first wrong after stage %d of %d" % (k + 1, len(prefixes)),
+             "first wrong result: %d (outputs in order, then the input)" % wrong,
+             "changed nodes: " + (", ".join(names) or "none")]
     fixes = {"alias": [], "inplace": []}
     for name in names:
         ep1, n1 = build()
@@ -97,7 +117,8 @@ def diagnose(build, passes, run, x_like, alias_pass, reinplace_pass):
         node = next(m for m in ep1.graph.nodes if m.name == name)
         kind = "inplace" if is_inplace(node.target) else "alias"
         node.target = functional_of(node.target)
-        ok = same(result(ep1, n1), expected)
+        got = result(ep1, n1)
+        ok = wrong < len(got) and equal(got[wrong], expected[wrong])
         lines.append("reverting %s (%s) %s" % (name, kind, "gives the edge graph's result" if ok else "does not fix it"))
         if ok:
             fixes[kind].append(node)

@@ -46,44 +46,46 @@ FAULT = arg("--fault")
 
 
 def load_pipeline(name):
-    """A function ep -> ep that runs the pipeline's upstream passes in upstream's order."""
+    """The pipeline's stages in upstream's order, each a function ep -> ep (the
+    diagnosis blames the first stage that makes a result wrong)."""
     if name == "edge-control":
-        return lambda ep: ep
+        return []
     if name == "native-delegate":
         from executorch.backends.native.passes import get_default_passes, ReplaceCopyWithAliasPass
         from executorch.exir.pass_base import ExportedProgramPassBase
 
-        def native(ep):
-            for p in get_default_passes():  # to_edge_transform_and_lower's transform_passes
+        def default_passes(ep):  # to_edge_transform_and_lower's transform_passes
+            for p in get_default_passes():
                 if isinstance(p, ExportedProgramPassBase):
                     ep = p(ep).exported_program
                 else:
                     ep.graph_module = p(ep.graph_module).graph_module
-            ReplaceCopyWithAliasPass()(ep.graph_module)  # NativeBackend.preprocess
             return ep
-        return native
+
+        def alias_pass(ep):  # NativeBackend.preprocess
+            ReplaceCopyWithAliasPass()(ep.graph_module)
+            return ep
+        return [default_passes, alias_pass]
     if name == "aoti-view":
         from executorch.backends.aoti.passes.replace_view_copy_with_view import ReplaceViewCopyWithViewPass
 
         def aoti(ep):
             ep.graph_module = ReplaceViewCopyWithViewPass()(ep.graph_module).graph_module
             return ep
-        return aoti
+        return [aoti]
     if name in ("exir-reinplace", "exir-reinplace-index-copy"):
         from executorch.exir.dialects._ops import ops
         from executorch.exir.passes.reinplace import DEFAULT_INPLACEABLE_OPS, reinplace_pass
         extra = {ops.edge.aten.index_copy.default} if name.endswith("index-copy") else set()
-        return lambda ep: reinplace_pass(ep, ops_to_inplace=set(DEFAULT_INPLACEABLE_OPS) | extra)
+        return [lambda ep: reinplace_pass(ep, ops_to_inplace=set(DEFAULT_INPLACEABLE_OPS) | extra)]
     if name in ("view-copy-to-view", "to-executorch"):
         from executorch.exir.passes.replace_view_copy_with_view_pass import ReplaceViewCopyWithViewPass
         from executorch.exir.passes.reinplace import reinplace_pass
 
         def exir_views(ep):
-            if name == "to-executorch":
-                ep = reinplace_pass(ep)
             ep.graph_module = ReplaceViewCopyWithViewPass()(ep.graph_module).graph_module
             return ep
-        return exir_views
+        return ([reinplace_pass] if name == "to-executorch" else []) + [exir_views]
     raise SystemExit("et_pass_worker: unknown pipeline %s" % name)
 
 
@@ -124,7 +126,13 @@ def start():
         sys.exit(3)
 
 
-PASSES = start()
+STAGES = start()
+
+
+def PASSES(ep, stages=None):
+    for stage in STAGES if stages is None else stages:
+        ep = stage(ep)
+    return ep
 
 
 def program(f, x):
@@ -155,7 +163,10 @@ def diagnose(f, x):
     if PIPELINE == "edge-control":
         return None, ["no pass: nothing to diagnose"]
     alias_pass, reinplace_pass = BLAME_NAMES[PIPELINE]
-    return et_pass_diagnosis.diagnose(lambda: program(f, x), lambda ep: fault(PASSES(ep)), et_edge_program.run,
+    # Each prefix of the pipeline, the planted fault after the whole of it.
+    prefixes = [lambda ep, k=k: PASSES(ep, STAGES[:k]) for k in range(1, len(STAGES))]
+    prefixes.append(lambda ep: fault(PASSES(ep)))
+    return et_pass_diagnosis.diagnose(lambda: program(f, x), prefixes, et_edge_program.run,
                                       lambda: slicefuzz_worker.copy_like(x), alias_pass, reinplace_pass)
 
 
