@@ -47,6 +47,7 @@ const std::map<std::string, std::string> kOneOpOfEachKind = {
     {"view_copy", "y = view_copy(t, sizes=[-1])"},
     {"narrow_copy", "y = narrow_copy(t, dim=1, start=-2, length=2)"},
     {"expand_copy", "y = expand_copy(t, sizes=[2, 1, 3])"},
+    {"relu", "y = relu(t)"},
 };
 
 Case one_op_case(const std::string& line) {

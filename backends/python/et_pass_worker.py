@@ -6,16 +6,8 @@ torch views. Speaks slicefuzz's worker protocol (slicefuzz_worker.py).
 
   et_pass_worker.py --pipeline NAME --executorch-src DIR [--overlay DIR]
 
-Pipelines (README, "ExecuTorch's Python passes"):
-  edge-control     no pass: the edge graph as built (the control)
-  native-delegate  backends/native/passes get_default_passes() on the program,
-                   then ReplaceCopyWithAliasPass on its graph (NativeBackend.preprocess)
-  aoti-view        backends/aoti/passes ReplaceViewCopyWithViewPass
-  exir-reinplace   exir/passes/reinplace.py reinplace_pass, default op set
-  exir-reinplace-index-copy   the same with index_copy added (its docstring's example)
-  view-copy-to-view  exir/passes/replace_view_copy_with_view_pass.py
-  to-executorch    reinplace_pass then ReplaceViewCopyWithViewPass, as
-                   exir/program/_program.py runs them with run_reinplace_pass=True
+The pipelines and their upstream order: et_pipelines.py (README, "ExecuTorch's
+Python passes").
 A pipeline whose upstream files do not import fails at start with the import
 that stopped it (stderr, exit 3): the harness reports the worker's failure, never
 a pass that did nothing.
@@ -29,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 warnings.filterwarnings("ignore")
 import torch  # noqa: E402
 
+import et_pipelines  # noqa: E402
 import et_upstream_loader  # noqa: E402
 import slicefuzz_worker  # noqa: E402
 
@@ -43,50 +36,6 @@ PIPELINE = arg("--pipeline", "edge-control")
 SRC, OVERLAY = arg("--executorch-src"), arg("--overlay")
 # A deliberately faulty variant for the self-test (--fault NAME), README "Self-test".
 FAULT = arg("--fault")
-
-
-def load_pipeline(name):
-    """The pipeline's stages in upstream's order, each a function ep -> ep (the
-    diagnosis blames the first stage that makes a result wrong)."""
-    if name == "edge-control":
-        return []
-    if name == "native-delegate":
-        from executorch.backends.native.passes import get_default_passes, ReplaceCopyWithAliasPass
-        from executorch.exir.pass_base import ExportedProgramPassBase
-
-        def default_passes(ep):  # to_edge_transform_and_lower's transform_passes
-            for p in get_default_passes():
-                if isinstance(p, ExportedProgramPassBase):
-                    ep = p(ep).exported_program
-                else:
-                    ep.graph_module = p(ep.graph_module).graph_module
-            return ep
-
-        def alias_pass(ep):  # NativeBackend.preprocess
-            ReplaceCopyWithAliasPass()(ep.graph_module)
-            return ep
-        return [default_passes, alias_pass]
-    if name == "aoti-view":
-        from executorch.backends.aoti.passes.replace_view_copy_with_view import ReplaceViewCopyWithViewPass
-
-        def aoti(ep):
-            ep.graph_module = ReplaceViewCopyWithViewPass()(ep.graph_module).graph_module
-            return ep
-        return [aoti]
-    if name in ("exir-reinplace", "exir-reinplace-index-copy"):
-        from executorch.exir.dialects._ops import ops
-        from executorch.exir.passes.reinplace import DEFAULT_INPLACEABLE_OPS, reinplace_pass
-        extra = {ops.edge.aten.index_copy.default} if name.endswith("index-copy") else set()
-        return [lambda ep: reinplace_pass(ep, ops_to_inplace=set(DEFAULT_INPLACEABLE_OPS) | extra)]
-    if name in ("view-copy-to-view", "to-executorch"):
-        from executorch.exir.passes.replace_view_copy_with_view_pass import ReplaceViewCopyWithViewPass
-        from executorch.exir.passes.reinplace import reinplace_pass
-
-        def exir_views(ep):
-            ep.graph_module = ReplaceViewCopyWithViewPass()(ep.graph_module).graph_module
-            return ep
-        return ([reinplace_pass] if name == "to-executorch" else []) + [exir_views]
-    raise SystemExit("et_pass_worker: unknown pipeline %s" % name)
 
 
 def fault(ep):
@@ -117,7 +66,7 @@ def start():
         raise SystemExit("et_pass_worker: --executorch-src DIR is required")
     et_upstream_loader.install(SRC, OVERLAY)
     try:
-        return load_pipeline(PIPELINE)
+        return et_pipelines.load_pipeline(PIPELINE)
     except Exception as e:  # the upstream files do not import here: say which import, exit 3
         tb = traceback.extract_tb(e.__traceback__)
         where = next((f for f in reversed(tb) if SRC in f.filename or (OVERLAY and OVERLAY in f.filename)), tb[-1])
@@ -130,9 +79,7 @@ STAGES = start()
 
 
 def PASSES(ep, stages=None):
-    for stage in STAGES if stages is None else stages:
-        ep = stage(ep)
-    return ep
+    return et_pipelines.run_stages(ep, STAGES if stages is None else stages)
 
 
 def program(f, x):

@@ -41,7 +41,10 @@ std::string list(const std::vector<int64_t>& v) {
 // runs on libtorch 1.13 with values equivalent to the case's). Copy ops are their
 // view followed by .clone(); torch 1.13 has no squeeze.dims (squeeze_dims, one dim
 // at a time) and clone(dim_order=) is empty + permute + copy_ (clone_dim_order).
-std::string op_line(const Op& op, const ProgramInfo& info, int k) {
+// With `aten_copies` (the et-* backends), slice_copy and select_copy are the aten
+// *_copy ops themselves, as torch.export + to_edge give them (a view then .clone()
+// is another graph: the clone reads the view before any later write).
+std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copies = false) {
   const int src = info.ops[k].src;
   switch (op.kind) {
     case OpKind::SliceCopy:
@@ -51,12 +54,18 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k) {
       const int64_t d = op.dim < 0 ? op.dim + r : op.dim;
       const int64_t size = r > 0 && d >= 0 && d < r ? sizes[d] : 0;
       TorchSliceArgs a = adapt_slice_args_for_torch(size, op.start, op.end, op.step);
+      if (aten_copies && op.kind == OpKind::SliceCopy)
+        return op.result + " = torch.ops.aten.slice_copy.Tensor(" + op.src + ", " + std::to_string(op.dim) +
+               ", " + py_opt(a.start) + ", " + py_opt(a.end) + ", " + std::to_string(a.step) + ")";
       return op.result + " = torch.ops.aten.slice(" + op.src + ", " + std::to_string(op.dim) +
              ", " + py_opt(a.start) + ", " + py_opt(a.end) + ", " + std::to_string(a.step) + ")" +
              (op.kind == OpKind::SliceCopy ? ".clone()" : "");
     }
     case OpKind::Select:
     case OpKind::SelectCopy:
+      if (aten_copies && op.kind == OpKind::SelectCopy)
+        return op.result + " = torch.ops.aten.select_copy.int(" + op.src + ", " + std::to_string(op.dim) +
+               ", " + std::to_string(op.index) + ")";
       return op.result + " = torch.ops.aten.select(" + op.src + ", " + std::to_string(op.dim) +
              ", " + std::to_string(op.index) + ")" + (op.kind == OpKind::SelectCopy ? ".clone()" : "");
     case OpKind::SqueezeCopy:
@@ -119,12 +128,13 @@ std::string helpers_for(const Case& c) {
 }  // namespace
 
 bool exportable_worker(const Backend& b) {
-  return b.name == "torch-fx-functionalize" || b.name == "torch-fx-reinplace";
+  return b.name == "torch-fx-functionalize" || b.name == "torch-fx-reinplace" || et_pass_backend(b);
 }
 
 std::string export_python_worker(const Case& c, const ProgramInfo& info, const CaseSummary& finding,
                                  const Backend& backend) {
   const bool reinplace = backend.name == "torch-fx-reinplace";
+  const bool et = et_pass_backend(backend);
   // Workers run cases of one input (runner.cpp: several are UNSUPPORTED there).
   const InputDecl& x = c.inputs[0];
   const TensorValue input = make_input_values(info)[0];
@@ -136,8 +146,12 @@ std::string export_python_worker(const Case& c, const ProgramInfo& info, const C
   }
   std::string s = "#!/usr/bin/python3\n";
   s += "# Standalone reproducer (no slicefuzz code), backend " + backend.name + ".\n";
-  s += "# Eager PyTorch vs make_fx(functionalize(f))" +
-       std::string(reinplace ? " after torch.fx.passes.reinplace" : " (no pass)") + ".\n";
+  if (et)
+    s += "# Eager PyTorch vs ExecuTorch's own passes (" + et_pass_pipeline(backend) + "), loaded unmodified from an\n"
+         "# ExecuTorch tree, on the edge graph of f. Usage: /usr/bin/python3 THIS [EXECUTORCH_SRC [OVERLAY]].\n";
+  else
+    s += "# Eager PyTorch vs make_fx(functionalize(f))" +
+         std::string(reinplace ? " after torch.fx.passes.reinplace" : " (no pass)") + ".\n";
   if (finding.failed)
     s += "# slicefuzz: " + std::string(finding_kind_name(finding.kind)) + ": " + finding.message + "\n";
   s += "# The case:\n";
@@ -165,7 +179,7 @@ std::string export_python_worker(const Case& c, const ProgramInfo& info, const C
        "    return (torch.logical_not(t) if k & 1 else t.clone()) if t.dtype == torch.bool else torch.add(t, k)\n\n\n";
   s += helpers_for(c);
   s += "def f(" + x.name + "):\n";
-  for (size_t k = 0; k < c.ops.size(); ++k) s += "    " + op_line(c.ops[k], info, static_cast<int>(k)) + "\n";
+  for (size_t k = 0; k < c.ops.size(); ++k) s += "    " + op_line(c.ops[k], info, static_cast<int>(k), et) + "\n";
   std::vector<std::string> others;
   for (const std::string& o : c.outputs)
     if (o != x.name) others.push_back(o);
@@ -183,8 +197,9 @@ std::string export_python_worker(const Case& c, const ProgramInfo& info, const C
   s += "x = make_input()\ntry:\n    eager = outputs(x, f(x))\n"
        "except RuntimeError as e:\n"
        "    print('not reproduced: eager PyTorch refuses the program (%s)' % ' '.join(str(e).split())[:300])\n"
-       "    sys.exit(0)\n"
-       "gm = make_fx(functionalize(f))(make_input())\n"
+       "    sys.exit(0)\n";
+  if (et) return s + et_pass_script_tail(backend);
+  s += "gm = make_fx(functionalize(f))(make_input())\n"
        "print('---- traced: make_fx(functionalize(f))')\nprint(gm.code.strip())\n";
   if (reinplace)
     s += "gm = reinplace(gm, make_input())\n"
