@@ -92,9 +92,13 @@ inline std::unique_ptr<MethodUnderTest> make_rewrite_method(const Backend& b, co
 
 // Every registered backend, `reference` first.
 const std::vector<Backend>& all_backends();
-// One line per backend a registrar could not offer here, naming what it lacks
-// (`slicefuzz backends` prints them; an unknown --backend names its line).
-std::vector<std::string>& unavailable_backends();
+// A backend a registrar could not offer here, and what it lacks (`slicefuzz
+// backends` prints one line each; --backend on it names what it lacks).
+struct UnavailableBackend {
+  std::string name;
+  std::string lacks;
+};
+std::vector<UnavailableBackend>& unavailable_backends();
 const Backend* find_backend(std::string_view name);
 
 }  // namespace slicefuzz

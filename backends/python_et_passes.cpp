@@ -3,7 +3,7 @@
 // Python passes"). The tree is $SLICEFUZZ_EXECUTORCH_SRC, else the one the build
 // was configured with; files newer than it come from $SLICEFUZZ_EXECUTORCH_OVERLAY
 // (else the build's), searched first. A backend whose upstream files are not in
-// those trees is not listed; one line in unavailable_backends() names the file.
+// those trees is not listed; its unavailable_backends() entry names the file.
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -114,16 +114,15 @@ void add_et_pass_backends(std::vector<Backend>& out) {
   const std::string script = std::string(SLICEFUZZ_SOURCE_DIR) + "/backends/python/et_pass_worker.py";
   for (const EtPipeline& p : pipelines()) {
     if (src.empty()) {
-      unavailable_backends().push_back(std::string(p.backend) +
-                                       ": no ExecuTorch tree (set SLICEFUZZ_EXECUTORCH_SRC)");
+      unavailable_backends().push_back({p.backend, "no ExecuTorch tree (set SLICEFUZZ_EXECUTORCH_SRC)"});
       continue;
     }
     std::string missing;
     for (const char* f : p.files)
       if (missing.empty() && resolve(f, src, overlay).empty()) missing = f;
     if (!missing.empty()) {
-      unavailable_backends().push_back(std::string(p.backend) + ": " + missing + " is in neither " + src +
-                                       (overlay.empty() ? "" : " nor " + overlay));
+      unavailable_backends().push_back(
+          {p.backend, missing + " is in neither " + src + (overlay.empty() ? "" : " nor " + overlay)});
       continue;
     }
     Backend b{p.backend,

@@ -36,9 +36,9 @@ const std::vector<Backend>& all_backends() {
   return backends;
 }
 
-std::vector<std::string>& unavailable_backends() {
-  static std::vector<std::string> lines;
-  return lines;
+std::vector<UnavailableBackend>& unavailable_backends() {
+  static std::vector<UnavailableBackend> list;
+  return list;
 }
 
 const Backend* find_backend(std::string_view name) {

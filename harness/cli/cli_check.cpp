@@ -198,7 +198,8 @@ int cli_backends(int argc, char** argv) {
   CommonOptions common;
   if (!parse_common(args, argc, argv, {}, {}, common)) return 2;
   for (const Backend& b : all_backends()) std::printf("%s  %s\n", b.name.c_str(), b.description.c_str());
-  for (const std::string& line : unavailable_backends()) std::printf("not available: %s\n", line.c_str());
+  for (const UnavailableBackend& u : unavailable_backends())
+    std::printf("not available: %s: %s\n", u.name.c_str(), u.lacks.c_str());
   return 0;
 }
 

@@ -66,9 +66,9 @@ bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> va
       std::getenv("SLICEFUZZ_BACKEND") ? std::getenv("SLICEFUZZ_BACKEND") : "reference");
   out.backend = find_backend(name);
   if (!out.backend) {
-    for (const std::string& line : unavailable_backends())
-      if (line.rfind(name + ":", 0) == 0) {
-        std::fprintf(stderr, "slicefuzz: backend not available: %s\n", line.c_str());
+    for (const UnavailableBackend& u : unavailable_backends())
+      if (u.name == name) {
+        std::fprintf(stderr, "slicefuzz: backend not available: %s: %s\n", u.name.c_str(), u.lacks.c_str());
         return false;
       }
     std::fprintf(stderr, "slicefuzz: unknown backend '%s' (see `slicefuzz backends`)\n", name.c_str());
