@@ -30,8 +30,12 @@ added=$(( $(ls "$CORPUS" | wc -l) - $(wc -l <"$TMP/seeds.sha1") ))
 (cd "$CORPUS" && sha1sum -c --quiet "$TMP/seeds.sha1") || { echo "FAIL: a corpus file was lost or changed by the kill"; exit 1; }
 echo "killed fuzz_program with SIGKILL after it added $added inputs; every seed intact"
 # Second run: starts from that directory (any file the kill cut short is just an
-# input that does not parse) and runs.
-files=$(ls "$CORPUS" | wc -l)
+# input that does not parse) and runs. libFuzzer does not count an empty file as
+# a seed (GetSizedFilesFromDir keeps files of size > 0), and a file the kill cut
+# before its first byte is empty: the run must load every non-empty one.
+files=$(find "$CORPUS" -type f -size +0 | wc -l)
+empty=$(find "$CORPUS" -type f -size 0 | wc -l)
+[ "$empty" -eq 0 ] || echo "the kill left $empty empty file(s), which libFuzzer does not load as seeds"
 env -u SLICEFUZZ_BACKEND "$FUZZER" -seed=2 -runs=100 -artifact_prefix="$TMP/artifacts/" "$CORPUS" \
   >"$TMP/second.log" 2>&1 || { tail -10 "$TMP/second.log"; echo "FAIL: the next run did not exit 0"; exit 1; }
 grep -q "INFO: seed corpus: files: $files " "$TMP/second.log" ||
