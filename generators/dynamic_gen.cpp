@@ -6,6 +6,7 @@
 
 #include "generators/gen_weights.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "vocab/concretise.h"
 
 namespace slicefuzz::gen {

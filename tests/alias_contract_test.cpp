@@ -10,6 +10,7 @@
 #include "kernels/tensor.h"
 #include "oracles/oracle.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

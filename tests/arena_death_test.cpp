@@ -11,6 +11,7 @@
 #include "kernels/util/slice_util.h"
 #include "program/arena_executor.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "program/poison.h"
 
 namespace slicefuzz {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "test_temp_dir.h"
 
 namespace {
 
@@ -36,10 +37,7 @@ CliResult cli(const std::string& args, bool stdout_only = false, const std::stri
 }
 
 std::string tmpdir(const std::string& name) {
-  const fs::path d = fs::path(::testing::TempDir()) / ("cli_exits_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d.string();
+  return slicefuzz::testing::fresh_temp_subdir(name).string();
 }
 
 std::string read(const std::string& path) {

@@ -16,7 +16,9 @@
 #include "generators/mutator.h"
 #include "harness/run/runner.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "vocab/concretise.h"
+#include "test_temp_dir.h"
 
 namespace slicefuzz {
 namespace {
@@ -345,8 +347,7 @@ std::string slurp(const std::filesystem::path& p) {
 // line); minimize shrinks one.
 TEST(DynamicCase, TheCliRunsFindsAndRefusesClearly) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(::testing::TempDir()) / "dynamic_cli";
-  fs::remove_all(dir);
+  const fs::path dir = slicefuzz::testing::fresh_temp_subdir("dynamic_cli");
   int status = 0;
   const std::string out = cli("run --count 400 --seed 1 --format-version 4 --backend faulty-out-not-resized "
                               "--stop-at-first --no-minimize --out " + dir.string(), status);

@@ -20,6 +20,7 @@
 #include "program/dynamic_pass.h"
 #include "program/rewrite_pass.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

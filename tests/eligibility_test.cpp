@@ -6,6 +6,7 @@
 #include "oracles/eligibility.h"
 #include "oracles/oracle.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

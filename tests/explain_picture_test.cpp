@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "test_temp_dir.h"
 
 namespace {
 
@@ -22,7 +23,7 @@ struct Explained {
 
 Explained explain(const std::string& case_name, const std::string& backend) {
   const std::string svg =
-      (std::filesystem::path(::testing::TempDir()) / ("explain_" + backend + "_" + case_name + ".svg")).string();
+      (slicefuzz::testing::process_temp_dir() / (backend + "_" + case_name + ".svg")).string();
   std::filesystem::remove(svg);
   const std::string cmd = std::string(SLICEFUZZ_CLI) + " explain " + SLICEFUZZ_SOURCE_DIR +
                           "/corpus/seeds/" + case_name + " --backend " + backend + " --svg " +

@@ -6,6 +6,7 @@
 
 #include "oracles/analysis.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "vocab/program_info.h"
 
 namespace slicefuzz {

@@ -15,6 +15,7 @@
 #include "generators/mutator.h"
 #include "oracles/judge_layouts.h"
 #include "tests/generators_contract.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -14,6 +14,7 @@
 #include "generators/mutator.h"
 #include "generators/view_ops_gen.h"
 #include "tests/generators_contract.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -12,6 +12,7 @@
 
 #include "harness/triage/minimizer.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -21,6 +21,7 @@
 #include "oracles/eligibility.h"
 #include "oracles/plan_check.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -20,6 +20,7 @@
 #include "generators/mutator.h"
 #include "harness/run/runner.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "program/poison.h"
 
 #ifdef SLICEFUZZ_HAS_ASAN

@@ -14,6 +14,7 @@
 #include "oracles/plan_check.h"
 #include "oracles/values.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -10,7 +10,8 @@
 # libtorch (ATen, torch) only in oracles/ (and bench/fuzz_ceiling.cpp, the
 # libtorch ceiling measured against), RapidCheck only in generators/ and tests/,
 # ExecuTorch only in backends/executorch/; harness/ and bench/ are checked for
-# these too. A folder with no C++ file, or a file that cannot be read, fails.
+# these too. A backend's tests (backends/*/tests/) are tests: like tests/, they
+# may read a case with the judge's parser (oracles/parse_case.h). A folder with no C++ file, or a file that cannot be read, fails.
 set -uo pipefail
 cd "$1" || { echo "layering: cannot enter $1"; exit 2; }
 bad=0
@@ -48,7 +49,7 @@ while read -r f; do
   while read -r line; do
     [ -n "$line" ] && { echo "$f: the system under test includes the judge: $line"; bad=1; }
   done < <(grep -E '#include "(oracles|harness|generators)/' <<<"$inc")
-done < <(sources kernels program backends)
+done < <(sources kernels program backends | grep -v '^backends/.*/tests/')  # a backend's own tests read cases as every test does
 while read -r f; do
   inc=$(includes "$f") || { bad=1; continue; }
   case "$f" in

@@ -14,6 +14,7 @@
 #include "oracles/values.h"
 #include "generators/generate.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "program/arena_executor.h"
 #include "program/copy_executor.h"
 #include "program/memory_planner.h"

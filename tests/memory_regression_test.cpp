@@ -5,6 +5,7 @@
 #include "backends/backend.h"
 #include "harness/run/runner.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

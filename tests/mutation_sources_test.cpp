@@ -10,6 +10,7 @@
 #include "generators/mutator.h"
 #include "harness/fuzz/mutation_sources.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

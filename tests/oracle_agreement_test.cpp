@@ -18,6 +18,7 @@
 #include "oracles/oracle.h"
 #include "oracles/values.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
+#include "test_temp_dir.h"
 
 namespace slicefuzz {
 namespace {
@@ -123,7 +125,7 @@ std::string run_cli(const std::string& args, int& status) {
 }
 
 TEST(CheckCli, GarbageAndAbsurdFilesAreFailLinesWithExitOne) {
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = slicefuzz::testing::fresh_temp_subdir("check_cli").string() + "/";
   std::ofstream(dir + "garbage.case") << "\x01\x02 not a case at all \xff\n";
   std::ofstream(dir + "absurd.case") << with_header("input x [4611686018427387904]\noutput x\n");
   std::ofstream(dir + "good.case") << with_header("input x [3]\ny = clone(x)\noutput y\n");

@@ -9,6 +9,7 @@
 
 #include "backends/backend.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -10,6 +10,7 @@
 #include "generators/generate.h"
 #include "kernels/util/slice_util.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "program/copy_executor.h"
 #include "program/rewrite_pass.h"
 

@@ -20,6 +20,7 @@
 #include "kernels/util/slice_util.h"
 #include "program/arena_executor.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "program/copy_executor.h"
 
 namespace slicefuzz {

@@ -11,6 +11,7 @@
 #include "harness/run/checks.h"
 #include "harness/run/runner.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -10,6 +10,7 @@
 #include "oracles/values.h"
 #include "program/arena_executor.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "program/poison.h"
 
 namespace slicefuzz {

@@ -24,6 +24,7 @@
 #include "oracles/values.h"
 #include "program/arena_executor.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "program/copy_executor.h"
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"

@@ -13,6 +13,7 @@
 #include "harness/triage/minimizer.h"
 #include "harness/triage/signature.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -11,16 +11,6 @@
 
 namespace slicefuzz {
 
-struct ParseResult {
-  bool ok = false;
-  Case c;
-  ProgramInfo info;
-  std::string error;  // "FILE:LINE: what was expected" when !ok
-  // Version 4 with symbols: each execution and the bounds (then `info` is the
-  // first execution's analysis).
-  DynamicInfo dynamic;
-};
-
 // The syntax alone: a Case and the line of each part, for the analysis's errors.
 struct CaseSyntax {
   bool ok = false;
@@ -32,11 +22,6 @@ struct CaseSyntax {
   std::vector<int> sym_lines, run_lines;  // version 4
 };
 CaseSyntax parse_case_syntax(std::string_view text, std::string_view filename = "<input>");
-
-// Parses and analyses `text` with the judge's analysis (defined beside it, in
-// oracles/analysis.cpp); `filename` only names the file in errors.
-ParseResult parse_case(std::string_view text, std::string_view filename = "<input>",
-                       int64_t byte_budget = kDefaultByteBudget);
 
 std::string print_case(const Case& c);
 std::string print_op(const Op& op);

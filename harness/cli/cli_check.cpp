@@ -9,6 +9,7 @@
 #include "harness/cli/cli_common.h"
 #include "harness/export/json_writer.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 

@@ -15,6 +15,7 @@
 #include "oracles/judge_layouts.h"
 #include "oracles/values.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "vocab/concretise.h"
 
 namespace slicefuzz {

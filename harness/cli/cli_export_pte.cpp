@@ -29,6 +29,7 @@
 #include "program/op_layout_facts.h"
 #include "program/tensor_conversion.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "vocab/concretise.h"
 
 namespace slicefuzz {

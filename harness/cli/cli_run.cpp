@@ -19,6 +19,7 @@
 #include "harness/triage/minimizer.h"
 #include "harness/triage/signature.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "vocab/concretise.h"
 
 namespace slicefuzz {

@@ -10,6 +10,7 @@
 #include "oracles/values.h"
 #include "program/arena_executor.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 #include "vocab/concretise.h"
 
 namespace slicefuzz {
@@ -328,7 +329,7 @@ std::string export_gtest(const Case& c, const CaseSummary& f, const std::string&
   }
   s += "#include <gtest/gtest.h>\n\n#include <string>\n\n";
   s += "#include \"backends/backend.h\"\n#include \"harness/run/runner.h\"\n";
-  s += "#include \"vocab/case_format.h\"\n\n";
+  s += "#include \"oracles/parse_case.h\"\n\n";
   s += "TEST(SlicefuzzReproducer, " + name + ") {\n";
   s += "  const char* kCase = R\"slicefuzz(" + print_case(c) + ")slicefuzz\";\n";
   s += "  slicefuzz::ParseResult p = slicefuzz::parse_case(kCase, \"" + name + ".case\");\n";

@@ -11,6 +11,7 @@
 #include "harness/export/export_python_text.h"
 #include "oracles/values.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 

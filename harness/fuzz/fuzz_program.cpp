@@ -42,6 +42,7 @@
 #include "harness/triage/signature.h"
 #include "oracles/analysis.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 extern "C" void __ubsan_get_current_report_data(const char** kind, const char** message,

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 

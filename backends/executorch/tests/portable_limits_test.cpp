@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz {
 namespace {

@@ -18,6 +18,7 @@
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"
 #include "vocab/case_format.h"
+#include "oracles/parse_case.h"
 
 namespace slicefuzz::et_runtime {
 namespace {

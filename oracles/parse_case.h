@@ -1,0 +1,30 @@
+// A case file read as the judge reads it: the syntax (vocab/case_format.h), then
+// the judge's analysis (oracles/analysis.h, oracles/dynamic_analysis.h), with each
+// error placed on the line it comes from. The vocabulary holds only the syntax;
+// what a case means (sizes, errors, executions) is the judge's, so this lives here.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "vocab/case.h"
+#include "vocab/case_format.h"
+#include "vocab/program_info.h"
+
+namespace slicefuzz {
+
+struct ParseResult {
+  bool ok = false;
+  Case c;
+  ProgramInfo info;
+  std::string error;  // "FILE:LINE: what was expected" when !ok
+  // Version 4 with symbols: each execution and the bounds (then `info` is the
+  // first execution's analysis).
+  DynamicInfo dynamic;
+};
+
+// Parses and analyses `text`; `filename` only names the file in errors.
+ParseResult parse_case(std::string_view text, std::string_view filename = "<input>",
+                       int64_t byte_budget = kDefaultByteBudget);
+
+}  // namespace slicefuzz
