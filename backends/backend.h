@@ -35,6 +35,12 @@ struct Backend {
   // Version 4: the pass's decisions at each execution's sizes made into the one
   // rewrite the method keeps (program/dynamic_pass.h).
   decltype(&rewrite_for_every_execution) dynamic_pass = &rewrite_for_every_execution;
+  // Version 4: which sizes the pass decides at. A pass decides once for every
+  // size its symbols' ranges allow (torch.export hands it SymInts with ranges),
+  // so the harness runs it at every assignment within the ranges. True: only at
+  // the executions this case schedules (a pass that specialises on the sizes it
+  // happened to see: faulty-decides-on-schedule).
+  bool decides_on_schedule_only = false;
   // Setting an input under dynamic shapes (version 4): refuses a dim past its bound.
   decltype(&check_input_sizes) input_check = &check_input_sizes;
   // A deliberately conservative pass: its MISSED_REWRITE findings are counted and

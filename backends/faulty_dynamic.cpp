@@ -137,6 +137,13 @@ void add_faulty_dynamic_backends(std::vector<Backend>& out) {
     return rewrite_for_every_execution_with(infos, plans, planned, rules);
   };
   out.push_back(b);
+  b = faulty("faulty-decides-on-schedule",
+             "the pass decides a dynamic program's aliases from the sizes it is run at here (the "
+             "schedule), not every size its symbols' ranges allow: sound at each execution, unsound "
+             "at a size no execution runs (a pass that specialises on the sizes it saw)");
+  b.alias_mode = AliasMode::Planned;
+  b.decides_on_schedule_only = true;
+  out.push_back(b);
   b = faulty("faulty-view-bound-sizes",
              "et_view repoints out but keeps the sizes it was planned with, at the bound "
              "(memory.view's sizes baked at export)");

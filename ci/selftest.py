@@ -44,13 +44,15 @@ MUST_BE_KILLED_BY_EVERY_METHOD = ["faulty-alias-pointer-once"]
 # the other rows keep the default version's streams.
 FORMAT_VERSION = {"faulty-out-not-resized": 4, "faulty-input-numel-only": 4,
                   "faulty-planned-offset-at-bound": 4, "faulty-view-bound-sizes": 4,
-                  "faulty-slice-bound-strides": 4, "faulty-constant-in-arena": 4}
+                  "faulty-slice-bound-strides": 4, "faulty-constant-in-arena": 4,
+                  "faulty-decides-on-schedule": 4}
 MUST_BE_KILLED_BY_REPLAY["faulty-out-not-resized"] = ["slice_below_the_bound.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-input-numel-only"] = ["input_past_its_bound_in_one_dim.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-planned-offset-at-bound"] = ["slice_of_dim0_below_a_dynamic_inner_dim.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-view-bound-sizes"] = ["view_below_the_bound.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-slice-bound-strides"] = ["slice_of_dim0_below_a_dynamic_inner_dim.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-constant-in-arena"] = ["planned_alias_of_a_constant.case"]
+MUST_BE_KILLED_BY_REPLAY["faulty-decides-on-schedule"] = ["slice_dense_only_at_the_scheduled_size.case"]
 # executorch-runtime's faulty variants (backends/executorch/runtime/pte_writer.h, PteFault).
 MUST_BE_KILLED_BY_REPLAY["faulty-et-runtime-offset-without-delta"] = ["select_negative_index_alias.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-et-runtime-drops-dim-order"] = ["channels_last_input_read_by_a_program.case"]

@@ -1,5 +1,6 @@
 #include "oracles/dynamic_analysis.h"
 
+#include <cstdint>
 #include <algorithm>
 #include <map>
 
@@ -49,7 +50,7 @@ bool analysed(const Case& c, const std::vector<int64_t>& values, int64_t budget,
 }  // namespace
 
 bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInfo& first,
-                     DynamicError& err) {
+                     DynamicError& err, bool keep_every) {
   using W = DynamicError::Where;
   auto fail = [&](W where, int index, std::string message) {
     err.where = where;
@@ -89,6 +90,14 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
     if (!analysed(c, values, budget, concrete, info, why)) {
       fail(W::Sym, 0, "at " + describe_execution(c, values) + ": " + why);
       return ok = false;
+    }
+    if (keep_every) {
+      ExecutionInfo e;
+      e.values = values;
+      e.c = concrete;
+      e.info = info;
+      e.run_line = SIZE_MAX;  // no `run` line: an assignment the ranges allow
+      out.every.push_back(std::move(e));
     }
     if (out.bound_sizes.size() < info.values.size()) out.bound_sizes.resize(info.values.size());
     if (rank_at.size() < info.values.size()) rank_at.resize(info.values.size(), {-1, {}});
@@ -173,6 +182,9 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
       e.info.values[v].dynamic_shape = least[v] != out.bound_sizes[v];
     out.runs.push_back(std::move(e));
   }
+  for (ExecutionInfo& e : out.every)
+    for (size_t v = 0; v < e.info.values.size() && v < least.size(); ++v)
+      e.info.values[v].dynamic_shape = least[v] != out.bound_sizes[v];
   first = out.runs.empty() ? ProgramInfo{} : out.runs.front().info;
   return true;
 }

@@ -23,9 +23,11 @@ struct DynamicError {
 // constant (add_, copy_, or through an eager view of one), too many assignments.
 // Then every assignment (bounds) and every execution (`runs`) is analysed with
 // analyze(); an analysis error at any of them is the case's error. `first` is the
-// first execution's analysis.
+// first execution's analysis. `keep_every`: also keep every assignment's
+// analysis in `out.every` (what deciding and judging a rewrite need; parsing,
+// checking and mutating a case do not).
 bool analyze_dynamic(const Case& c, int64_t byte_budget, DynamicInfo& out, ProgramInfo& first,
-                     DynamicError& err);
+                     DynamicError& err, bool keep_every = false);
 
 // The static rules alone (constants never written), for a version-4 case without
 // symbols. "" when they hold; else why, with the op's index in `op`.

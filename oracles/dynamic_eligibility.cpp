@@ -44,6 +44,16 @@ std::string at_execution(const Case& symbolic, const std::vector<const Execution
          describe_execution(symbolic, runs[i]->values) + ")";
 }
 
+ScheduledVerdict* verdict_of(std::vector<ScheduledVerdict>& verdicts, int op) {
+  for (ScheduledVerdict& s : verdicts)
+    if (s.verdict.op == op) return &s;
+  return nullptr;
+}
+
+bool any_eligible(const std::vector<ScheduledVerdict>& verdicts) {
+  return std::any_of(verdicts.begin(), verdicts.end(), [](const ScheduledVerdict& s) { return s.verdict.eligible; });
+}
+
 }  // namespace
 
 std::vector<ScheduledVerdict> judge_eligibility_over_executions(
@@ -97,6 +107,70 @@ std::vector<ScheduledVerdict> judge_eligibility_over_executions(
   out.reserve(by_op.size());
   for (auto& [op, v] : by_op) out.push_back(std::move(v));
   return out;
+}
+
+int64_t judge_eligibility_off_schedule(const Case& symbolic, const std::vector<const ExecutionInfo*>& runs,
+                                       const std::vector<const TorchOracleResult*>& torch,
+                                       const std::vector<ExecutionInfo>& every, const std::vector<int>& aliased_ops,
+                                       bool planned, std::vector<ScheduledVerdict>& verdicts) {
+  if (every.empty() || !any_eligible(verdicts)) return 0;
+  std::vector<bool> aliased(symbolic.ops.size(), false);
+  for (int k : aliased_ops)
+    if (k >= 0 && static_cast<size_t>(k) < aliased.size()) aliased[k] = true;
+  // Planned: each op's offset in its root where the schedule first reads it.
+  std::map<int, int64_t> offset;
+  for (size_t i = 0; planned && i < runs.size() && i < torch.size(); ++i) {
+    const std::vector<int64_t> at = offsets_in_roots(*runs[i], *torch[i], aliased_ops);
+    for (const TorchOpView& view : torch[i]->op_views)
+      if (!empty_view(view) && !offset.count(view.op)) offset.emplace(view.op, at[runs[i]->info.ops[view.op].result]);
+  }
+  int64_t judged = 0;
+  for (const ExecutionInfo& e : every) {
+    if (!any_eligible(verdicts)) break;
+    const bool scheduled = std::any_of(runs.begin(), runs.end(), [&](const ExecutionInfo* r) { return r->values == e.values; });
+    if (scheduled) continue;
+    ++judged;
+    const std::string where =
+        "at " + describe_execution(symbolic, e.values) + " (within the ranges; no execution of the case runs it)";
+    auto breaks = [&](ScheduledVerdict& s, EligibilityRule rule, const std::string& why) {
+      s.verdict.eligible = false;
+      s.verdict.broken = rule;
+      s.verdict.reason = where + ": " + why;
+      s.execution = -1;
+      s.off_schedule = e.values;
+    };
+    if (const int f = e.info.failing_op; f >= 0)
+      if (ScheduledVerdict* s = verdict_of(verdicts, f); s && s->verdict.eligible) {
+        if (planned && static_cast<size_t>(f) < aliased.size() && aliased[f])
+          breaks(*s, EligibilityRule::MustRaise,
+                 "its arguments are invalid there, so it must raise its error, but a planned alias runs "
+                 "nothing that could");
+        else
+          verdicts.erase(verdicts.begin() + (s - verdicts.data()));
+      }
+    const TorchOracleResult t = run_torch_oracle(e.c, e.info);
+    for (const EligibilityVerdict& v : judge_eligibility(e.c, e.info, t.op_views, aliased_ops)) {
+      ScheduledVerdict* s = verdict_of(verdicts, v.op);
+      if (!s || !s->verdict.eligible || v.eligible) continue;
+      breaks(*s, v.broken, v.reason);
+    }
+    if (!planned) continue;
+    const std::vector<int64_t> at = offsets_in_roots(e, t, aliased_ops);
+    for (const TorchOpView& view : t.op_views) {
+      ScheduledVerdict* s = verdict_of(verdicts, view.op);
+      if (!s || !s->verdict.eligible || empty_view(view)) continue;
+      const int64_t here = at[e.info.ops[view.op].result];
+      auto o = offset.find(view.op);
+      if (o == offset.end()) {
+        offset.emplace(view.op, here);
+      } else if (o->second != here) {
+        breaks(*s, EligibilityRule::OffsetMoves,
+               "its view starts " + std::to_string(here) + " bytes into its root there but " +
+                   std::to_string(o->second) + " bytes where the schedule reads it: a planned alias has one offset");
+      }
+    }
+  }
+  return judged;
 }
 
 }  // namespace slicefuzz

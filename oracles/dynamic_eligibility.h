@@ -19,6 +19,9 @@ namespace slicefuzz {
 struct ScheduledVerdict {
   EligibilityVerdict verdict;  // `reason` names the execution where a rule breaks
   int execution = -1;          // that execution (0-based), or -1 when eligible
+  // Where the rule breaks at sizes the ranges allow but no execution runs: the
+  // symbols' values there (judge_eligibility_off_schedule), else empty.
+  std::vector<int64_t> off_schedule;
 };
 
 // `runs[i]` and `torch[i]`: the executions of `symbolic` that run (in order) and
@@ -27,5 +30,20 @@ struct ScheduledVerdict {
 std::vector<ScheduledVerdict> judge_eligibility_over_executions(
     const Case& symbolic, const std::vector<const ExecutionInfo*>& runs, const std::vector<const TorchOracleResult*>& torch,
     const std::vector<int>& aliased_ops, bool planned);
+
+// The same decision held to every other assignment the ranges allow (`every`,
+// the analysis's enumeration), which a pass decides for as much as for the
+// scheduled ones (torch.export gives it SymInts with ranges): for each op still
+// eligible in `verdicts`, torch's view at each assignment must keep the rules,
+// and (planned) start at the same byte of its root as on the schedule. An op
+// that must fail at such an assignment: a planned alias of it runs nothing there
+// to raise the error (MustRaise); otherwise its verdict is dropped (nothing runs
+// there to judge it, and keeping a copy is then no missed rewrite). The first
+// assignment that breaks an op's verdict is named in `off_schedule`. Returns the
+// assignments judged. Runs torch at each, so only while some verdict is eligible.
+int64_t judge_eligibility_off_schedule(const Case& symbolic, const std::vector<const ExecutionInfo*>& runs,
+                                       const std::vector<const TorchOracleResult*>& torch,
+                                       const std::vector<ExecutionInfo>& every, const std::vector<int>& aliased_ops,
+                                       bool planned, std::vector<ScheduledVerdict>& verdicts);
 
 }  // namespace slicefuzz

@@ -24,7 +24,8 @@ namespace slicefuzz {
   X(AliasMutated, "alias-mutated")                /* rule 3 */      \
   X(RootWrittenWhileRead, "root-written-while-read") /* rule 4 */   \
   X(Layout, "layout")                             /* rule 5 */      \
-  X(OffsetMoves, "offset-moves")  /* version 4, a planned alias: one offset at every execution */
+  X(OffsetMoves, "offset-moves")  /* version 4, a planned alias: one offset at every execution */ \
+  X(MustRaise, "must-raise")  /* version 4, a planned alias of an op that must fail at some size */
 
 SLICEFUZZ_DEFINE_JUDGE_WORDS(EligibilityRule, eligibility_rule_word, SLICEFUZZ_ELIGIBILITY_RULES)
 

@@ -45,17 +45,16 @@ RewritePlan rewrite_for_every_execution_with(const std::vector<const ProgramInfo
     if (!first) continue;
     RewriteDecision decided = copy ? *copy : *first;
     const int v = decided.value, src = table.ops[k].src;
-    if (copy && plans.size() > 1)
-      decided.reason = "at execution " + std::to_string(copy_at + 1) + ": " + decided.reason;
+    if (copy && plans.size() > 1) decided.at_size = static_cast<int>(copy_at);
     // An op whose arguments are invalid at some execution's sizes must raise
     // there: its copy kernel checks them all (a planned alias runs nothing).
     for (size_t i = 0; i < infos.size() && !copy; ++i)
       if (infos[i]->failing_op == k) {
         decided.alias = false;
         decided.rule = "fails-at-some-size";
-        decided.reason = "it must fail at execution " + std::to_string(i + 1) +
-                         " (its arguments are invalid at those sizes): it stays a copy, whose kernel "
-                         "raises the error";
+        decided.at_size = static_cast<int>(i);
+        decided.reason = "it must fail there (its arguments are invalid at those sizes): it stays a copy, "
+                         "whose kernel raises the error";
         copy = &decided;
       }
     if (!copy && v >= 0 && static_cast<size_t>(v) < nv && src >= 0) {

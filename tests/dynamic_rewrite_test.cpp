@@ -133,11 +133,20 @@ TEST(DynamicRewrite, EachFaultyBackendIsCaughtBelowTheBound) {
   ASSERT_NE(strides.first_failure(), nullptr);
   EXPECT_EQ(strides.first_failure()->kind, FindingKind::ALIAS_VIOLATION);
   EXPECT_EQ(strides.first_failure()->execution, 1);
-  // At the bound alone, both are right.
+  // At the bound alone, the strides are right: no execution reads them wrong.
+  // The offset is one offset for every size the ranges allow, so the judge finds
+  // it moving at a size no execution runs, and says so as data.
   const ParseResult at_bound = parsed(std::string(kDim0BelowInner).substr(0, std::string(kDim0BelowInner).find("run S=2")));
-  for (const char* name : {"faulty-planned-offset-at-bound", "faulty-slice-bound-strides"})
-    EXPECT_EQ(run_case(at_bound.c, at_bound.info, *find_backend(name), RunOptions{}).first_failure(), nullptr)
-        << name;
+  EXPECT_EQ(run_case(at_bound.c, at_bound.info, *find_backend("faulty-slice-bound-strides"), RunOptions{})
+                .first_failure(),
+            nullptr);
+  const CaseReport off = run_case(at_bound.c, at_bound.info, *find_backend("faulty-planned-offset-at-bound"), RunOptions{});
+  ASSERT_NE(off.first_failure(), nullptr);
+  EXPECT_EQ(off.first_failure()->kind, FindingKind::UNSOUND_REWRITE);
+  EXPECT_EQ(off.first_failure()->rule, "offset-moves");
+  EXPECT_FALSE(off.first_failure()->off_schedule.empty());
+  EXPECT_NE(off.first_failure()->message.find("no execution of the case runs it"), std::string::npos)
+      << off.first_failure()->message;
   const ParseResult view = parsed(
       "slicefuzz-case 4\ndtype float32\nsym S in [1, 4]\ninput x [S, 6]\n"
       "v = view_copy(x, sizes=[-1, 3])\nc = clone(v)\noutput c\nrun S=4\nrun S=2\n");
@@ -199,6 +208,48 @@ TEST(DynamicRewrite, TheMinimiserShrinksExecutionsAndKeepsTheFinding) {
   ASSERT_TRUE(again.ok) << again.error;
   EXPECT_TRUE(run_case(again.c, again.info, faulty, RunOptions{}).failed());
   EXPECT_FALSE(run_case(again.c, again.info, *find_backend("reference"), RunOptions{}).failed());
+}
+
+// A pass decides once for every size the ranges allow; one that decides from the
+// sizes this case runs aliases a slice that is dense at P=0 (one row) and strided
+// at P>=2. No execution runs P>=2: only the judge's look at every assignment
+// within the ranges catches it, and names the sizes as data. The minimiser tries
+// those sizes as an execution; this pass then decides a copy there, so the case
+// keeps its schedule and the finding keeps the sizes.
+TEST(DynamicRewrite, APassThatDecidesOnTheScheduleIsCaughtOffIt) {
+  const ParseResult p = parsed(
+      "slicefuzz-case 4\ndtype float32\nsym P in [0, 4]\ninput x [5, 3]\n"
+      "b = slice_copy(x, dim=0, start=0, end=P+1, step=2)\nc = clone(b)\noutput c\nrun P=0\n");
+  const CaseReport ref = run_case(p.c, p.info, *find_backend("reference"), RunOptions{});
+  EXPECT_EQ(ref.first_failure(), nullptr) << ref.first_failure()->message;
+  ASSERT_FALSE(ref.decided.empty());
+  EXPECT_FALSE(ref.decided[0].alias);  // a copy: strided at P>=2
+  const Backend& faulty = *find_backend("faulty-decides-on-schedule");
+  const CaseReport r = run_case(p.c, p.info, faulty, RunOptions{});
+  ASSERT_NE(r.first_failure(), nullptr);
+  EXPECT_EQ(r.first_failure()->kind, FindingKind::UNSOUND_REWRITE);
+  EXPECT_EQ(r.first_failure()->rule, "not-dense");
+  ASSERT_EQ(r.first_failure()->off_schedule.size(), 1u);
+  EXPECT_GE(r.first_failure()->off_schedule[0], 2);
+  // Scheduled there, the faulty pass decides a copy and is right.
+  Case scheduled = p.c;
+  scheduled.runs.push_back(Execution{r.first_failure()->off_schedule});
+  const ParseResult with_run = parsed(print_case(scheduled));
+  EXPECT_EQ(run_case(with_run.c, with_run.info, faulty, RunOptions{}).first_failure(), nullptr);
+  const MinimizeResult m = minimize_case(p.c, faulty, RunOptions{}, IsolationOptions{}, 60);
+  ASSERT_TRUE(m.reproduced);
+  EXPECT_EQ(m.finding.rule, "not-dense");
+  EXPECT_EQ(m.minimized.runs.size(), 1u);
+  EXPECT_FALSE(m.finding.off_schedule.empty());
+  // The planned offset, by contrast, moves whatever the schedule: the minimiser
+  // makes the sizes it moves at an execution of the reproducer.
+  const ParseResult at_bound = parsed(std::string(kDim0BelowInner).substr(0, std::string(kDim0BelowInner).find("run S=2")));
+  const MinimizeResult o =
+      minimize_case(at_bound.c, *find_backend("faulty-planned-offset-at-bound"), RunOptions{}, IsolationOptions{}, 60);
+  ASSERT_TRUE(o.reproduced);
+  EXPECT_EQ(o.finding.rule, "offset-moves");
+  EXPECT_EQ(o.minimized.runs.size(), 2u);
+  EXPECT_TRUE(o.finding.off_schedule.empty());
 }
 
 // The execution and range mutators: each applies to every dynamic seed, leaves

@@ -16,6 +16,9 @@ struct RewriteDecision {
   // A short stable tag for statistics: "et_slice", "not-dense-step",
   // "not-dense-extent", "output", "mutated", "root-written", "copy-only".
   std::string rule;
+  // Version 4: which of the sizes the pass decided at (an index into its list of
+  // sizes) made it a copy, or -1; the harness names those sizes for people.
+  int at_size = -1;
 };
 
 struct RewritePlan {

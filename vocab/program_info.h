@@ -70,6 +70,11 @@ struct DynamicInfo {
   // computed; empty for a value never computed.
   std::vector<std::vector<int64_t>> bound_sizes;
   int64_t assignments = 0;  // enumerated (every one within the ranges)
+  // Every assignment within the ranges, analysed, in enumeration order (the first
+  // symbol slowest); filled only when asked (analyze_dynamic's keep_every): a
+  // pass decides for all of them, as torch.export hands it SymInts with ranges,
+  // and the judge holds the decision to all of them, not only to `runs`.
+  std::vector<ExecutionInfo> every;
 };
 inline constexpr int64_t kMaxAssignments = 4096;
 

@@ -162,7 +162,7 @@ int cli_export_pte(const CliArgs& args, const CommonOptions& common, const std::
   if (dynamic) {
     ProgramInfo first;
     DynamicError err;
-    if (!analyze_dynamic(p.c, common.options.byte_budget, schedule, first, err))
+    if (!analyze_dynamic(p.c, common.options.byte_budget, schedule, first, err, /*keep_every=*/true))
       return fail("PARSE_ERROR: " + file + ": " + err.message);
   } else {
     ExecutionInfo once{{}, true, p.c, p.info};

@@ -187,7 +187,7 @@ bool collect_dynamic_rewrite_replay(const Case& c, const Backend& backend, const
   DynamicInfo dynamic;
   ProgramInfo first;
   DynamicError err;
-  if (backend.out_of_process() || !analyze_dynamic(c, options.byte_budget, dynamic, first, err)) return false;
+  if (backend.out_of_process() || !analyze_dynamic(c, options.byte_budget, dynamic, first, err, /*keep_every=*/true)) return false;
   std::vector<const ExecutionInfo*> running;
   for (const ExecutionInfo& e : dynamic.runs)
     if (e.in_range) running.push_back(&e);

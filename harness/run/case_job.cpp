@@ -30,6 +30,7 @@ CaseSummary summarize(const CaseReport& report) {
     s.rule = f->rule;
     s.check = f->check;
     s.execution = f->execution;
+    s.off_schedule = f->off_schedule;
   }
   for (const Finding& f : report.findings) s.tolerated += f.tolerated;
   s.slices = report.slices;
@@ -58,6 +59,11 @@ std::string encode_summary(const CaseSummary& s) {
   o << "check " << one_line(s.check) << '\n';
   if (s.execution >= 0) o << "execution " << s.execution << '\n';
   if (s.executions > 0) o << "executions " << s.executions << '\n';
+  if (!s.off_schedule.empty()) {
+    o << "off_schedule";
+    for (int64_t v : s.off_schedule) o << ' ' << v;
+    o << '\n';
+  }
   return o.str();
 }
 
@@ -112,6 +118,10 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
     else if (key == "check") s.check = value;
     else if (key == "execution") s.execution = std::atoi(value.c_str());
     else if (key == "executions") s.executions = std::atoi(value.c_str());
+    else if (key == "off_schedule") {
+      std::istringstream values(value);
+      for (long long v; values >> v;) s.off_schedule.push_back(v);
+    }
   }
   return s;
 }

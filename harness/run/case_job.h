@@ -26,6 +26,7 @@ struct CaseSummary {
   std::string check;        // the finding's Finding::check (the runner's check that made it)
   int execution = -1;       // the finding's Finding::execution (version 4; -1: a static case)
   int executions = 0;       // CaseReport::executions (version 4; 0: a static case)
+  std::vector<int64_t> off_schedule;  // the finding's Finding::off_schedule
 };
 
 CaseSummary summarize(const CaseReport& report);

@@ -140,10 +140,12 @@ void rewrite_decisions(const ExecutionRecord& r, AliasMode, CaseReport& report) 
   const Case& c = r.c;
   std::vector<EligibilityVerdict> verdicts;
   std::vector<int> breaks_at;  // version 4: per verdict, the running execution where its rule breaks
+  std::vector<const std::vector<int64_t>*> off_schedule;  // version 4: or the assignment no execution runs
   if (r.schedule) {  // version 4: judged over every execution (dynamic_eligibility.h)
     for (const ScheduledVerdict& s : *r.schedule->verdicts) {
       verdicts.push_back(s.verdict);
       breaks_at.push_back(s.execution);
+      off_schedule.push_back(&s.off_schedule);
     }
   } else {
     std::vector<int> aliased_ops;
@@ -164,6 +166,7 @@ void rewrite_decisions(const ExecutionRecord& r, AliasMode, CaseReport& report) 
       // The execution where the judge's rule breaks, not the one being checked
       // (run_executions maps it to the case's run order).
       if (i < breaks_at.size()) f.execution = breaks_at[i];
+      if (i < off_schedule.size()) f.off_schedule = *off_schedule[i];
       report.findings.push_back(std::move(f));
     } else if (!aliased && v.eligible) {
       Finding f = finding(FindingKind::MISSED_REWRITE, "rewrite", v.op,

@@ -3,6 +3,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace slicefuzz {
@@ -73,6 +74,11 @@ struct Finding {
   // Version 4: the execution (0-based, in the case's `run` order) the finding
   // belongs to; -1 for a static case.
   int execution = -1;
+  // Version 4: the symbols' values, within the ranges, at which the judge's rule
+  // breaks when no execution of the case runs them (an UNSOUND_REWRITE decided
+  // for sizes the schedule never shows); empty otherwise. `minimize` adds them
+  // to the case as an execution.
+  std::vector<int64_t> off_schedule;
   // The runner's check that made the finding (harness/run/checks.h: "copy-path",
   // "rewrite-values", "provenance-shadow/copy-path", ...), for the report.
   std::string check;

@@ -1,5 +1,6 @@
 // Version 4: a case with symbols as its executions, each judged by every check,
 // over one rewrite decided and planned for them all (runner.h, run_executions).
+#include <algorithm>
 #include <array>
 #include <memory>
 
@@ -84,6 +85,7 @@ std::unique_ptr<Schedule> plan_schedule(const Case& symbolic, const std::vector<
   for (const RewriteDecision& d : s->rewrite.decisions)
     if (d.alias) aliased_ops.push_back(d.op);
   s->verdicts = judge_eligibility_over_executions(symbolic, running, torch, aliased_ops, planned);
+  judge_eligibility_off_schedule(symbolic, running, torch, dynamic.every, aliased_ops, planned, s->verdicts);
   for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned})
     if (backend.alias_mode == AliasMode::Both || backend.alias_mode == mode)
       s->methods[ExecutionRecord::mode_index(mode)] = make_rewrite_method(
@@ -97,8 +99,17 @@ ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
                                                const std::vector<const ExecutionInfo*>& running,
                                                const DynamicInfo& dynamic, const Backend& backend) {
   ScheduledRewrite s;
+  // The sizes the pass decides at: the scheduled executions first (in the
+  // case's order, so the first is still the one a pass that keeps one
+  // execution's facts keeps), then every other assignment the ranges allow
+  // (when the analysis kept them).
+  std::vector<const ExecutionInfo*> deciding = running;
+  if (!backend.decides_on_schedule_only)
+    for (const ExecutionInfo& e : dynamic.every)
+      if (std::none_of(running.begin(), running.end(), [&](const ExecutionInfo* r) { return r->values == e.values; }))
+        deciding.push_back(&e);
   std::vector<const ProgramInfo*> infos;
-  for (const ExecutionInfo* e : running) infos.push_back(&e->info);
+  for (const ExecutionInfo* e : deciding) infos.push_back(&e->info);
   const bool planned = backend.alias_mode != AliasMode::RuntimeOp;
   // The pass at each execution's sizes, told which ops stay copies at another's
   // (a hazard through an alias that is a copy after all is no hazard), until the
@@ -110,7 +121,7 @@ ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
     ctx.keep_copies = &keep;
     ctx.with_symbols = &symbolic;
     std::vector<RewritePlan> plans;
-    for (const ExecutionInfo* e : running) plans.push_back(backend.pass(e->c, e->info, ctx));
+    for (const ExecutionInfo* e : deciding) plans.push_back(backend.pass(e->c, e->info, ctx));
     s.rewrite = backend.dynamic_pass(infos, plans, planned);
     // The earliest such op only: a later one may be a copy at some size only
     // because of this one's alias there (decisions depend on earlier ones).
@@ -131,7 +142,15 @@ ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
   // Each copy says why it first became one (not "kept a copy at another size").
   for (RewriteDecision& d : s.rewrite.decisions)
     if (!d.alias && d.op >= 0 && static_cast<size_t>(d.op) < keep.size() && keep[d.op])
-      d.rule = why[d.op].rule, d.reason = why[d.op].reason;
+      d.rule = why[d.op].rule, d.reason = why[d.op].reason, d.at_size = why[d.op].at_size;
+  // The sizes a decision names, for people: the pass counts its sizes by index.
+  for (RewriteDecision& d : s.rewrite.decisions)
+    if (d.at_size >= 0 && static_cast<size_t>(d.at_size) < deciding.size()) {
+      const ExecutionInfo& at = *deciding[static_cast<size_t>(d.at_size)];
+      d.reason = "at " + describe_execution(symbolic, at.values) +
+                 (at.run_line == SIZE_MAX ? "" : " (execution " + std::to_string(at.run_line + 1) + ")") + ": " +
+                 d.reason;
+    }
   s.bound_info = info_at_bounds(running, dynamic.bound_sizes);
   const Case& c = running.front()->c;
   s.plan = backend.planner(c, s.bound_info, s.rewrite);
@@ -144,7 +163,7 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
   DynamicInfo dynamic;
   ProgramInfo first;
   DynamicError err;
-  if (!analyze_dynamic(c, options.byte_budget, dynamic, first, err)) {
+  if (!analyze_dynamic(c, options.byte_budget, dynamic, first, err, /*keep_every=*/true)) {
     Finding f;
     f.kind = FindingKind::PARSE_ERROR;
     f.path = "parser";

@@ -436,6 +436,27 @@ MinimizeResult minimize_case(const Case& original, const Backend& backend,
   // into a write to the slice).
   const std::string signature = finding_signature(original, res.finding);
   const bool allow_empty = has_empty_dim(original);
+  // A rule broken at sizes no execution runs (version 4): those sizes become an
+  // execution of the case, where the reproducer shows them, if the finding
+  // stays the same with it (a pass that decides for every size the ranges allow
+  // decides the same; one that looks at the schedule may not, and then the case
+  // keeps its schedule and the finding names the sizes).
+  if (!res.finding.off_schedule.empty()) {
+    Case shown = original;
+    shown.runs.push_back(Execution{res.finding.off_schedule});
+    run_jobs(1, job, [&](size_t) { return print_case(shown); },
+             [&](size_t, const JobOutcome& o) {
+               ++res.candidates;
+               CaseSummary s = decode_outcome(o);
+               if (s.failed && finding_signature(shown, s) == signature) {
+                 res.minimized = shown;
+                 res.finding = s;
+                 ++res.accepted;
+               }
+               return true;
+             },
+             iso);
+  }
 
   for (bool progress = true; progress;) {
     progress = false;
@@ -448,7 +469,10 @@ MinimizeResult minimize_case(const Case& original, const Backend& backend,
              [&](size_t i, const JobOutcome& o) {
                ++res.candidates;
                CaseSummary s = decode_outcome(o);
-               if (s.failed && finding_signature(cands[i], s) == signature) {
+               // Once the sizes a rule breaks at are an execution, a smaller case
+               // keeps them one (dropping that execution hides them again).
+               const bool hides = !s.off_schedule.empty() && res.finding.off_schedule.empty();
+               if (s.failed && !hides && finding_signature(cands[i], s) == signature) {
                  res.minimized = cands[i];
                  res.finding = s;
                  ++res.accepted;
