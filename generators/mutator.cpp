@@ -9,6 +9,7 @@
 #include "generators/schema_ops_gen.h"
 #include "generators/view_op_plans.h"
 #include "oracles/analysis.h"
+#include "oracles/dynamic_analysis.h"
 #include "vocab/case_format.h"
 #include "vocab/program_info.h"
 
@@ -241,6 +242,8 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
     if (!in.dim_order.empty() && !permutation) in.dim_order.clear();
   }
   if (c.ops.size() > std::min(max_ops, kMaxOps)) c.ops.resize(std::min(max_ops, kMaxOps));
+  keep_symbols_consistent(c);
+  drop_writes_to_constants(c);
   std::string last = c.inputs.back().name;
   for (Op& op : c.ops) {
     keep_printable(op);
@@ -280,6 +283,7 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
         if (!biggest || s > *biggest) biggest = &s;
     if (!biggest || *biggest <= 1) break;
     *biggest /= 2;
+    keep_symbols_consistent(c);  // a dynamic dim's bound halved: its symbol's top
   }
   // Unreachable for sane budgets; fall back to the smallest program.
   c = Case{};
@@ -289,8 +293,9 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
 
 bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget) {
   // The case before the mutation, for refitting only (a copy per attempt otherwise).
+  // A dynamic case too: a mutant the dynamic analysis refuses is undone.
   std::optional<Case> before;
-  if (m.refits) before = c;
+  if (m.refits || c.is_dynamic()) before = c;
   if (!m.apply(c, rng)) return false;
   repair_case(c, byte_budget, kFuzzMaxOps);
   if (m.refits && chance(rng, kRefitPercent)) {
@@ -298,6 +303,19 @@ bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget)
     // refit them too, so that a chain of mutations does not stay stuck on one.
     refit_to_layouts(c, chance(rng, kRefitOldFailuresPercent) ? nullptr : &*before);
     repair_case(c, byte_budget, kFuzzMaxOps);
+  }
+  // A dynamic mutant must be a program at every size its ranges allow, or the
+  // parser refuses it and the execution is lost: a value whose rank depends on a
+  // symbol (a squeeze of a dim that is 1 at some sizes), ranges with more
+  // assignments than the judge enumerates. Such a mutation did not apply.
+  if (c.is_dynamic()) {
+    thread_local DynamicInfo dynamic;
+    thread_local ProgramInfo first;
+    DynamicError err;
+    if (!analyze_dynamic(c, byte_budget, dynamic, first, err)) {
+      c = std::move(*before);
+      return false;
+    }
   }
   return true;
 }

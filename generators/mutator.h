@@ -43,7 +43,8 @@ const std::vector<CaseMutator>& case_mutators();
 // One step of mutate_case: applies `m`, repairs, and for a mutator that refits,
 // 9 times in 10 refits the ops the mutation broke (and, 3 times in 10 of those,
 // the ops that failed before it too), then repairs again (a refit view may need
-// bytes). False, with `c` untouched, when `m` does not apply.
+// bytes). False, with `c` untouched, when `m` does not apply, or when it made a
+// dynamic case that the dynamic analysis refuses (the parser would).
 bool apply_mutator(const CaseMutator& m, Case& c, std::mt19937_64& rng,
                    int64_t byte_budget = kFuzzByteBudget);
 
@@ -65,6 +66,15 @@ Case crossover_cases(const Case& a, const Case& b, std::mt19937_64& rng,
 // until the tensors fit `byte_budget` (sizes past 2^20 survive only beside a
 // size-0 dim, where they take no bytes).
 void repair_case(Case& c, int64_t byte_budget, size_t max_ops = kMaxOps);
+
+// Version 4, part of repair_case: each input's `sym_sizes` one per dim and naming
+// a declared symbol (a constant's none), and a dynamic dim's size its symbol's
+// top; a dim whose size a mutator changed moves its symbol's top (every dim it
+// sizes, the range's bottom and the executions follow).
+void keep_symbols_consistent(Case& c);
+// Version 4, part of repair_case: an op that writes a constant (or a view of
+// one) is dropped: a constant lives in the program and is never written.
+void drop_writes_to_constants(Case& c);
 
 // Refits the arguments of view-copy ops and clone dim orders that a shape change
 // made invalid without meaning to: view_copy sizes to the source's element count

@@ -3,7 +3,9 @@
 // live below the bound: another execution, one fewer, a value moved to a
 // range's edge or just past an input's bound, a range's bottom moved.
 #include <algorithm>
+#include <map>
 
+#include "generators/gen_weights.h"
 #include "generators/mutator_util.h"
 
 namespace slicefuzz::mut {
@@ -76,3 +78,64 @@ std::vector<CaseMutator> dynamic_mutators() {
 }
 
 }  // namespace slicefuzz::mut
+
+namespace slicefuzz {
+
+void keep_symbols_consistent(Case& c) {
+  const int nsyms = static_cast<int>(c.syms.size());
+  // The bound a mutator gave a dynamic dim (ChangeInputSize, the budget's
+  // halving): its symbol's new top, for every dim it sizes.
+  std::vector<int64_t> top(c.syms.size(), -1);
+  for (InputDecl& in : c.inputs) {
+    if (in.sym_sizes.empty()) continue;
+    in.sym_sizes.resize(in.sizes.size(), -1);
+    bool dynamic = false;
+    for (size_t d = 0; d < in.sizes.size(); ++d) {
+      int& s = in.sym_sizes[d];
+      if (in.constant || s < -1 || s >= nsyms) s = -1;  // a constant is static
+      if (s < 0) continue;
+      dynamic = true;
+      if (in.sizes[d] != c.syms[s].hi && top[s] < 0) top[s] = in.sizes[d];
+    }
+    if (!dynamic) in.sym_sizes.clear();
+  }
+  for (int s = 0; s < nsyms; ++s) {
+    if (top[s] < 0) continue;
+    SymDecl& d = c.syms[s];
+    const int64_t old_hi = d.hi;
+    // HugeBesideZero's 2^40 on a dynamic dim: a range no bigger than generation
+    // makes (or than it was), so the judge can still enumerate its assignments.
+    d.hi = std::min(top[s], std::max(old_hi, gen::weights::kDynamicMaxBound));
+    d.lo = std::min(d.lo, d.hi);
+    // An execution one past the top (the input check refuses it) stays one past.
+    for (Execution& e : c.runs)
+      if (static_cast<size_t>(s) < e.values.size())
+        e.values[s] = std::clamp(e.values[s], d.lo, e.values[s] == old_hi + 1 ? d.hi + 1 : d.hi);
+  }
+  for (InputDecl& in : c.inputs)
+    for (size_t d = 0; d < in.sym_sizes.size(); ++d)
+      if (in.sym_sizes[d] >= 0) in.sizes[d] = c.syms[in.sym_sizes[d]].hi;
+}
+
+void drop_writes_to_constants(Case& c) {
+  if (std::none_of(c.inputs.begin(), c.inputs.end(), [](const InputDecl& in) { return in.constant; })) return;
+  std::map<std::string, std::string> root;
+  for (const InputDecl& in : c.inputs) root[in.name] = in.name;
+  auto root_of = [&](const std::string& n) {
+    auto it = root.find(n);
+    return it == root.end() ? n : it->second;
+  };
+  for (size_t k = 0; k < c.ops.size();) {
+    const Op& o = c.ops[k];
+    const std::string& written = op_mutated(o);
+    const InputDecl* in = written.empty() ? nullptr : c.find_input(root_of(written));
+    if (in && in->constant) {
+      c.ops.erase(c.ops.begin() + static_cast<std::ptrdiff_t>(k));
+      continue;
+    }
+    if (op_defines(o.kind)) root[o.result] = op_is_view(o.kind) ? root_of(o.src) : o.result;
+    ++k;
+  }
+}
+
+}  // namespace slicefuzz

@@ -227,11 +227,16 @@ bool toggle_mutation(Case& c, Rng& rng) {
 
 bool change_rank(Case& c, Rng& rng) {  // add a size-1 or small dim, or drop one
   InputDecl& in = some_input(c, rng);
+  // A dynamic input's symbols move with its dims (a new dim is static).
   if (in.sizes.size() < kMaxCaseRank && (in.sizes.empty() || chance(rng, 50))) {
-    in.sizes.insert(in.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, in.sizes.size() + 1)),
+    const size_t at = below(rng, in.sizes.size() + 1);
+    in.sizes.insert(in.sizes.begin() + static_cast<std::ptrdiff_t>(at),
                     chance(rng, 60) ? 1 : 2 + static_cast<int64_t>(below(rng, 4)));
+    if (!in.sym_sizes.empty()) in.sym_sizes.insert(in.sym_sizes.begin() + static_cast<std::ptrdiff_t>(at), -1);
   } else if (!in.sizes.empty()) {
-    in.sizes.erase(in.sizes.begin() + static_cast<std::ptrdiff_t>(below(rng, in.sizes.size())));
+    const size_t at = below(rng, in.sizes.size());
+    in.sizes.erase(in.sizes.begin() + static_cast<std::ptrdiff_t>(at));
+    if (at < in.sym_sizes.size()) in.sym_sizes.erase(in.sym_sizes.begin() + static_cast<std::ptrdiff_t>(at));
   }
   in.dim_order.clear();
   return true;
