@@ -252,6 +252,22 @@ TEST(DynamicRewrite, APassThatDecidesOnTheScheduleIsCaughtOffIt) {
   EXPECT_TRUE(o.finding.off_schedule.empty());
 }
 
+// A symbol whose range is one value sizes nothing a static dim could not: the
+// minimiser makes its dims static and drops it (the self-test's reproducer of
+// faulty-decides-on-schedule kept `sym S in [11, 11]` before).
+TEST(DynamicRewrite, TheMinimiserDropsASymbolOfOneValue) {
+  const ParseResult p = parsed(
+      "slicefuzz-case 4\ndtype float32\nsym S in [11, 11]\nsym T in [1, 11]\ninput x [S, T]\n"
+      "b = slice_copy(x, dim=0, start=1, end=None, step=1)\nc = clone(b)\noutput c\nrun S=11 T=11\n");
+  const Backend& faulty = *find_backend("faulty-decides-on-schedule");
+  ASSERT_TRUE(run_case(p.c, p.info, faulty, RunOptions{}).failed());
+  const MinimizeResult m = minimize_case(p.c, faulty, RunOptions{}, IsolationOptions{}, 60);
+  ASSERT_TRUE(m.reproduced);
+  ASSERT_EQ(m.minimized.syms.size(), 1u) << print_case(m.minimized);
+  EXPECT_EQ(m.minimized.syms[0].name, "T");
+  EXPECT_TRUE(parse_case(print_case(m.minimized), "min.case").ok);
+}
+
 // The execution and range mutators: each applies to every dynamic seed, leaves
 // a static case alone, and (after repair) keeps the case well formed: it
 // parses, every assignment analysed, and the reference passes it.

@@ -52,6 +52,16 @@ std::vector<Case> dynamic_candidates(const Case& c) {
       out.push_back(without_symbol(c, static_cast<int>(s)));
       continue;
     }
+    // A range of one value: the dims it sizes made static at that value (then,
+    // once its arguments are literal too, the symbol goes as unused).
+    if (c.syms[s].lo == c.syms[s].hi) {
+      Case k = c;
+      bool sized = false;
+      for (InputDecl& in : k.inputs)
+        for (size_t d = 0; d < in.sym_sizes.size() && d < in.sizes.size(); ++d)
+          if (in.sym_sizes[d] == static_cast<int>(s)) in.sym_sizes[d] = -1, in.sizes[d] = c.syms[s].hi, sized = true;
+      if (sized) out.push_back(std::move(k));
+    }
     // The range narrowed to the values the executions within it give (an input
     // dim sized by the symbol keeps the range's top as its bound).
     int64_t lo = c.syms[s].hi, hi = c.syms[s].lo;
