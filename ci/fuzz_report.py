@@ -220,10 +220,23 @@ def known_hits(out):
     return hits
 
 
+def program_counts(out):
+    """fuzz_program's own counts, the last `stat::slicefuzz_*` lines of fuzz.log
+    (ci/fuzz_workers.py sums them over workers and starts): programs run, those
+    with symbols (dynamic), their executions. None when the log has none."""
+    counts = {}
+    for line in read(os.path.join(out, "fuzz.log")).splitlines():
+        m = re.match(r"^stat::slicefuzz_(programs|programs_with_symbols|executions): (\d+)", line)
+        if m:
+            counts[m[1]] = int(m[2])
+    return counts if "programs" in counts else None
+
+
 def campaign_stats(out):
     """Rewrite share and arena totals over the final corpus (the coverage replay's
     records, coverage-replay.jsonl: one per batch of files)."""
-    st = {"cases": 0, "slices": 0, "rewritten": 0, "arena_bytes": 0, "copy_only_arena_bytes": 0}
+    st = {"cases": 0, "cases_with_symbols": 0, "executions": 0, "slices": 0, "rewritten": 0,
+          "arena_bytes": 0, "copy_only_arena_bytes": 0}
     for rec in read_jsonl(os.path.join(out, "coverage-replay.jsonl")):
         for k in st:
             st[k] += int(rec.get(k, 0))
@@ -288,6 +301,7 @@ def main():
     skipped = known_hits(out)
     cov = coverage(out, a.backend, a.source_dir, a.executorch_src)
     stats = campaign_stats(out)
+    programs = program_counts(out)
     warnings = [w for w in a.warnings.split("\n") if w] + rate_warnings(points)
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     report = {
@@ -302,6 +316,7 @@ def main():
         "corpus": {"before": a.corpus_before, "after": a.corpus_after},
         "libfuzzer_edges": points[-1][2] if points else None,
         "campaign": stats,
+        "programs_fuzzed": programs,
         "warnings": warnings,
         "findings": found,
         "new_findings": len(new),
@@ -319,12 +334,19 @@ def main():
     md += ["- date: %s; commit `%s`; seed `%s`; backend `%s`" % (date, a.commit, a.seed, a.backend),
            "- fuzzing: %d s, %d executions, %.1f exec/s" % (a.seconds, total, total / secs),
            "- corpus: %d -> %d files" % (a.corpus_before, a.corpus_after)]
+    if programs:
+        md.append("- programs run while fuzzing: %d, of which %d with symbols (dynamic shapes or runtime "
+                  "integers, %.1f%%); %d executions (a static program is one)"
+                  % (programs["programs"], programs.get("programs_with_symbols", 0),
+                     100.0 * programs.get("programs_with_symbols", 0) / max(programs["programs"], 1),
+                     programs.get("executions", 0)))
     if a.total_seconds is not None:
         md.append("- whole job after the build: %d s (bound %d s)" % (a.total_seconds, a.bound or 0))
     if stats["slices"]:
-        md.append("- final corpus replay: %d cases, %d slices, %.1f%% of view-copy ops rewritten to aliases; arena "
-                  "bytes %d with the rewrite, %d copy-only"
-                  % (stats["cases"], stats["slices"], 100.0 * stats["rewrite_share"],
+        md.append("- final corpus replay: %d cases (%d with symbols, %d executions), %d slices, %.1f%% of "
+                  "view-copy ops rewritten to aliases; arena bytes %d with the rewrite, %d copy-only"
+                  % (stats["cases"], stats["cases_with_symbols"], stats["executions"], stats["slices"],
+                     100.0 * stats["rewrite_share"],
                      stats["arena_bytes"], stats["copy_only_arena_bytes"]))
     if cov.get("lines"):
         md.append("- coverage of the code under test (%s): lines %.2f%% (%d/%d), branches "

@@ -35,7 +35,10 @@ ci/fuzz_plot.py and ci/fuzz_report.py parse:
 TOTAL sums every worker's executions (finished starts included); cov/ft/corp are
 the largest single worker's (each worker reloads the others' inputs, so they
 converge; the union is at least that). Each worker's own output goes to
-LOGS/worker-I.log. Last lines: the final totals, and per worker its CPU seconds.
+LOGS/worker-I.log. Last lines: the final totals, fuzz_program's own counts summed
+over workers and starts (stat::slicefuzz_programs, _programs_with_symbols,
+_executions: a start that ended in a crash counts up to its last power of two),
+and per worker its CPU seconds.
 Exit 0 when fuzzing ran, 2 when no worker ever started.
 """
 import argparse
@@ -53,6 +56,10 @@ STATUS = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+) corp: (\d+)")
 UNITS = re.compile(r"^stat::number_of_executed_units: (\d+)")
 ARTIFACT = re.compile(r"Test unit written to (\S+)")
 SEED_LINE = re.compile(r"^INFO: Seed: ")
+# fuzz_program's own counts (programs run, those with symbols, their executions),
+# printed at exit and at powers of two: the largest of a start, summed.
+COUNTS = re.compile(r"^stat::slicefuzz_(programs|programs_with_symbols|executions): (\d+)")
+COUNT_KEYS = ("programs", "programs_with_symbols", "executions")
 
 
 def pdeathsig():
@@ -73,6 +80,8 @@ class Worker:
         self.given_up = False
         self.done_execs = 0  # executions of finished starts
         self.execs = 0  # of the current start
+        self.done_counts = dict.fromkeys(COUNT_KEYS, 0)  # fuzz_program's, finished starts
+        self.counts = dict.fromkeys(COUNT_KEYS, 0)  # of the current start
         self.cov = self.ft = self.corp = 0
         self.inited = False
         self.seed_seen = False
@@ -167,6 +176,10 @@ class Pool:
                 if m:
                     w.execs = max(w.execs, int(m[1]))
                     continue
+                m = COUNTS.match(line)
+                if m:
+                    w.counts[m[1]] = max(w.counts[m[1]], int(m[2]))
+                    continue
                 m = ARTIFACT.search(line)
                 if m:
                     w.artifacts.append(m[1])
@@ -186,6 +199,9 @@ class Pool:
         with self.lock:
             w.done_execs += w.execs
             w.execs = 0
+            for k in COUNT_KEYS:
+                w.done_counts[k] += w.counts[k]
+            w.counts = dict.fromkeys(COUNT_KEYS, 0)
             for art in w.artifacts:
                 kind = os.path.basename(art).split("-")[0]
                 key = {"oom": "oom", "timeout": "timeout"}.get(kind, "crash")
@@ -299,6 +315,10 @@ class Pool:
         total, t = self.status()
         self.say("stat::number_of_executed_units: %d" % total)
         self.say("stat::average_exec_per_sec: %d" % (total / t if t > 0 else 0))
+        with self.lock:
+            for k in COUNT_KEYS:
+                self.say("stat::slicefuzz_%s: %d" % (k, sum(w.done_counts[k] + w.counts[k]
+                                                            for w in self.workers)))
         self.say("stat::workers: %d starts: %d cpu_seconds: %s" % (
             self.a.jobs, sum(w.starts for w in self.workers),
             " ".join("%.1f" % w.cpu for w in self.workers)))

@@ -3,8 +3,8 @@
 // literal positions and extents become `P+K` of a runtime integer whose range
 // holds the literal, and the case gets an execution schedule: at the bound first,
 // then below it, then at the range's bottom (0 or 1), as a deployed Method sees
-// prefill and then decode. Opt-in (`--format-version 4`): version-3 streams stay
-// byte-identical. Weights in gen_weights.h.
+// prefill and then decode. The verbs' default (generate.h kDefaultGeneratedVersion);
+// `--format-version 3` streams stay byte-identical. Weights in gen_weights.h.
 #pragma once
 #include <cstdint>
 #include <random>

@@ -22,6 +22,15 @@ namespace slicefuzz {
 Case generate_case(uint64_t seed, uint64_t index, bool eager = false,
                    int version = kLatestCaseVersion);
 
+// The version `gen`, `run` and fuzz_program generate unless told otherwise
+// (`--format-version V`, SLICEFUZZ_FORMAT_VERSION): version 4, since the rewrite's
+// workloads are dynamic (KV caches at a live length, RoPE at a runtime position).
+// Its stream keeps a declared static share (gen_weights.h kDynamicCasePercent), so
+// every version-3 class is still generated; `--format-version 3` gives the old
+// stream. generate_case's own default stays kLatestCaseVersion, so the unit tests'
+// streams did not move when the verbs' default did.
+inline constexpr int kDefaultGeneratedVersion = kDynamicCaseVersion;
+
 // A backend's declared limits (backends/backend.h: why a case lies outside them,
 // or ""). Passed as plain data-in, reason-out; nullptr means no limits.
 using OutsideLimits = std::string (*)(const Case& c, const ProgramInfo& info);

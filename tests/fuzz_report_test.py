@@ -12,7 +12,8 @@ import tempfile
 
 SOURCE, CLI = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(SOURCE, "ci"))
-from fuzz_report import campaign_stats, coverage, findings, group_by_minimized_signature  # noqa: E402
+from fuzz_report import (campaign_stats, coverage, findings, group_by_minimized_signature,  # noqa: E402
+                         program_counts)
 
 failures = []
 
@@ -134,6 +135,21 @@ check(len(recs) == 2 and all(r["cases"] == 3 for r in recs), "one record per cal
 st = campaign_stats(out)
 check(st["cases"] == 6 and st["slices"] == sum(r["slices"] for r in recs),
       "totals from the records: %r" % st)
+# A dynamic program is counted with its symbols and its executions (its run lines).
+dyn = os.path.join(SOURCE, "corpus/seeds/dynamic/kv_cache_read_at_live_length.case")
+dyn_runs = sum(1 for l in open(dyn) if l.startswith("run "))
+r = subprocess.run([CLI, "check", "--no-isolate", "--stats-jsonl", stats_file, dyn, seeds[0]],
+                   capture_output=True, text=True)
+last = json.loads(open(stats_file).read().splitlines()[-1])
+check(dyn_runs >= 2 and last["cases_with_symbols"] == 1 and last["executions"] == dyn_runs + 1,
+      "a dynamic program's symbols and executions (%d run lines): %r" % (dyn_runs, last))
+check(campaign_stats(out)["cases_with_symbols"] == 1, "summed: %r" % campaign_stats(out))
+# fuzz_program's own counts, as ci/fuzz_workers.py sums them into fuzz.log.
+with open(os.path.join(out, "fuzz.log"), "a") as f:
+    f.write("stat::slicefuzz_programs: 40\nstat::slicefuzz_programs_with_symbols: 9\n"
+            "stat::slicefuzz_executions: 57\n")
+check(program_counts(out) == {"programs": 40, "programs_with_symbols": 9, "executions": 57},
+      "fuzz_program's counts from fuzz.log: %r" % program_counts(out))
 
 # 5. run --out writes its findings as records (findings.jsonl), which
 # ci/selftest.py reads instead of the printed "finding ..." lines.

@@ -3,7 +3,8 @@
 workers start with distinct seeds; a corpus input that crashes a worker before
 fuzzing is left out of the seeds and costs one restart; a worker stopped by a
 finding mid-run is restarted with the next seed and the time left; executions
-of every start are summed; the working corpus is never written; the campaign
+of every start are summed, and fuzz_program's own counts (programs, with
+symbols, executions); the working corpus is never written; the campaign
 ends on time; the status lines parse as fork-mode lines (ci/fuzz_plot.py).
 Usage: fuzz_workers_test.py SOURCE_DIR"""
 import hashlib
@@ -32,7 +33,11 @@ def crash(data, code):
     open(name, "wb").write(data)
     print("artifact_prefix='%s'; Test unit written to %s" % (prefix, name), flush=True)
     print("stat::number_of_executed_units: %d" % n, flush=True)
+    counts(n)
     sys.exit(code)
+def counts(n):  # fuzz_program's own: programs, those with symbols, executions
+    print("stat::slicefuzz_programs: %d\nstat::slicefuzz_programs_with_symbols: %d\n"
+          "stat::slicefuzz_executions: %d" % (n, n // 4, n + n // 2), flush=True)
 seeds = opt["seed_inputs"][1:] if "seed_inputs" in opt else None
 files = open(seeds).read().split(",") if seeds else []
 # Every first start reads the seed list before any of them crashes on it (the
@@ -60,6 +65,7 @@ while time.monotonic() - t0 < limit + 1:
         crash(b"found %d" % seed, 77)
 print("Done %d runs" % n, flush=True)
 print("stat::number_of_executed_units: %d" % n, flush=True)
+counts(n)
 '''
 
 failures = []
@@ -132,6 +138,11 @@ m = re.search(r"^stat::number_of_executed_units: (\d+)", out, re.M)
 units = [int(x) for x in re.findall(r"^stat::number_of_executed_units: (\d+)", log0 + log1, re.M)]
 check(m and int(m[1]) == sum(units), "total %s is the sum of the starts' %r" % (m and m[1], units))
 check(re.search(r"oom/timeout/crash: 0/0/3 ", out) is not None, "three crash artifacts counted")
+for key in ("programs", "programs_with_symbols", "executions"):
+    m2 = re.search(r"^stat::slicefuzz_%s: (\d+)" % key, out, re.M)
+    per = [int(x) for x in re.findall(r"^stat::slicefuzz_%s: (\d+)" % key, log0 + log1, re.M)]
+    check(m2 and per and int(m2[1]) == sum(per),
+          "fuzz_program's %s summed over starts: %s vs %r" % (key, m2 and m2[1], per))
 with open(os.path.join(d, "fuzz.log"), "w") as f:
     f.write(out)
 points = parse_log(os.path.join(d, "fuzz.log"))

@@ -71,6 +71,13 @@ int cli_check(int argc, char** argv) {
     runnable.push_back(i);
   }
   int64_t slices = 0, rewritten = 0, tolerated = 0, arena = 0, copy_arena = 0;
+  // Programs with symbols and executions (a static program is one): for the
+  // nightly report, which says how much of its corpus is dynamic.
+  int64_t with_symbols = 0, executions = 0;
+  for (size_t i : runnable) {
+    with_symbols += entries[i].parsed.c.is_dynamic();
+    executions += entries[i].parsed.c.runs.empty() ? 1 : static_cast<int64_t>(entries[i].parsed.c.runs.size());
+  }
   RewriteShares shares;  // per view-copy op kind
   std::map<std::string, int> unsupported;  // declared limit -> cases
   // Lines are printed in file order as soon as they are known, and flushed: with
@@ -166,6 +173,8 @@ int cli_check(int argc, char** argv) {
     w.begin_object();
     w.key("backend").value(common.backend->name);
     w.key("cases").value(static_cast<int64_t>(runnable.size()));
+    w.key("cases_with_symbols").value(with_symbols);
+    w.key("executions").value(executions);
     w.key("seconds").value(secs);
     w.key("slices").value(static_cast<int64_t>(slices));
     w.key("rewritten").value(static_cast<int64_t>(rewritten));

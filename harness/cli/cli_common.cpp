@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "generators/generate.h"
 #include "harness/run/case_job.h"
 #include "vocab/case_format.h"
 
@@ -111,7 +112,7 @@ CaseRunner worker_runner(const CommonOptions& common) {
 }
 
 bool get_format_version(const CliArgs& args, int& version, std::string& error) {
-  int64_t v = kLatestCaseVersion;
+  int64_t v = kDefaultGeneratedVersion;
   if (!args.get_int("--format-version", v, error)) return false;
   if (v < 2 || v > kNewestReadableCaseVersion) {
     error = "--format-version must be 2 to " + std::to_string(kNewestReadableCaseVersion) + ", got " +

@@ -36,8 +36,9 @@ bool parse_common(CliArgs& args, int argc, char** argv, std::set<std::string> va
 void note_if_no_known_list(const CliArgs& args);
 
 // `--format-version V` of gen and run: the newest case format version to
-// generate (2: exactly the cases of the build before version 3; default the
-// latest). false with `error` set for a version outside 2..latest.
+// generate (2: exactly the cases of the build before version 3; default
+// kDefaultGeneratedVersion, 4). false with `error` set for a version outside
+// 2..kNewestReadableCaseVersion.
 bool get_format_version(const CliArgs& args, int& version, std::string& error);
 
 // The share of each view-copy op kind that the pass rewrote into aliases, over

@@ -20,7 +20,7 @@ int cli_gen(int argc, char** argv) {
       "usage: slicefuzz gen --count N --seed S --out DIR [--format-version V]\n"
       "       slicefuzz gen --index I --seed S --out DIR   (case I of seed S, as `run` makes it)\n";
   int64_t count = -1, seed = 0, index = -1;
-  int version = kLatestCaseVersion;
+  int version = kDefaultGeneratedVersion;
   std::string error;
   if (!args.get_int("--count", count, error) || !args.get_int("--seed", seed, error) ||
       !args.get_int("--index", index, error) || !get_format_version(args, version, error)) {

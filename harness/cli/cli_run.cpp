@@ -136,7 +136,7 @@ int cli_run(int argc, char** argv) {
     return 2;
   note_if_no_known_list(args);
   int64_t time_s = -1, count = -1, seed = 1;
-  int version = kLatestCaseVersion;
+  int version = kDefaultGeneratedVersion;
   std::string error;
   if (args.get_int("--time", time_s, error) && args.get_int("--count", count, error) &&
       args.get_int("--seed", seed, error) && get_format_version(args, version, error)) {

@@ -55,9 +55,37 @@ const slicefuzz::Backend* g_backend = nullptr;
 int64_t g_budget = slicefuzz::kFuzzByteBudget;
 // The newest case format version of the cases the mutator generates afresh
 // (SLICEFUZZ_FORMAT_VERSION; 4 makes a share of them dynamic: generators/dynamic_gen.h).
-int g_version = slicefuzz::kLatestCaseVersion;
+int g_version = slicefuzz::kDefaultGeneratedVersion;
 std::vector<slicefuzz::KnownFinding> g_known;
 uint64_t g_known_hits = 0;
+
+// What the campaign ran, for ci/fuzz.sh's report (issue 37: does the nightly job
+// test dynamic programs?): programs run, those with symbols, and their executions
+// (a static program is one). Printed as `stat::slicefuzz_*` lines at exit, beside
+// libFuzzer's own -print_final_stats lines, and at every power of two of programs
+// from 1024 on, so a start that ends in a crash (no exit handlers) still left its
+// counts up to then. ci/fuzz_workers.py sums them over workers and starts.
+struct RunCounts {
+  uint64_t programs = 0, with_symbols = 0, executions = 0;
+};
+RunCounts g_counts;
+
+void print_run_counts() {
+  std::fprintf(stderr,
+               "stat::slicefuzz_programs: %llu\nstat::slicefuzz_programs_with_symbols: %llu\n"
+               "stat::slicefuzz_executions: %llu\n",
+               static_cast<unsigned long long>(g_counts.programs),
+               static_cast<unsigned long long>(g_counts.with_symbols),
+               static_cast<unsigned long long>(g_counts.executions));
+}
+
+void count_run(const slicefuzz::Case& c) {
+  ++g_counts.programs;
+  if (c.is_dynamic()) ++g_counts.with_symbols;
+  g_counts.executions += c.runs.empty() ? 1 : c.runs.size();
+  const uint64_t n = g_counts.programs;
+  if (n >= 1024 && (n & (n - 1)) == 0) print_run_counts();
+}
 // The target's name (fuzz_program, fuzz_<backend>): the prefix of what it prints.
 std::string g_target = "fuzz_program";
 // What the mutator starts from, parsed once (harness/fuzz/mutation_sources.h).
@@ -212,6 +240,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     std::fprintf(stderr, "%s: %zu known findings for backend %s (%s)\n", target.c_str(), g_known.size(),
                  g_backend->name.c_str(), known.c_str());
   g_sources = new slicefuzz::MutationSources(g_budget);  // lives as long as the process
+  std::atexit(print_run_counts);
   std::atexit([] {
     const slicefuzz::MutationSources::Stats& s = g_sources->stats();
     if (s.misses)
@@ -243,6 +272,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     count_known_hit(sig, " (not run: it kills the process)");
     return 0;
   }
+  count_run(p.c);
   slicefuzz::RunOptions options;
   // libFuzzer's death callback writes the crashing input: keep it (runner.h).
   options.note_path_at_death = false;
