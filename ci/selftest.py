@@ -38,14 +38,30 @@ MUST_BE_KILLED_BY_REPLAY = {
 # bug classes any program with an alias exposes, so a miss means the method no
 # longer runs the rewrite path the way it should (here: twice).
 MUST_BE_KILLED_BY_EVERY_METHOD = ["faulty-alias-pointer-once"]
+# The case format version the campaigns generate (`run --format-version V`,
+# SLICEFUZZ_FORMAT_VERSION=V for fuzz_program): the verbs' default, 4, since
+# 2026-12-05 (issue 37); SELFTEST_FORMAT_VERSION=3 runs the matrix on the static
+# stream of the builds before. docs/selftest-v3.json keeps the last version-3
+# matrix, shown beside this one.
+MATRIX_VERSION = int(os.environ.get("SELFTEST_FORMAT_VERSION", "4"))
 # Rows whose bug class lives in version-4 programs (dynamic shapes: a tensor planned
-# at its bound and run below it): their campaigns generate version-4 cases
-# (`run --format-version 4`, SLICEFUZZ_FORMAT_VERSION=4 for fuzz_program), while
-# the other rows keep the default version's streams.
+# at its bound and run below it) run at version 4 whatever the matrix's version.
 FORMAT_VERSION = {"faulty-out-not-resized": 4, "faulty-input-numel-only": 4,
                   "faulty-planned-offset-at-bound": 4, "faulty-view-bound-sizes": 4,
                   "faulty-slice-bound-strides": 4, "faulty-constant-in-arena": 4,
                   "faulty-decides-on-schedule": 4}
+
+
+def version_of(backend):
+    return FORMAT_VERSION.get(backend, MATRIX_VERSION)
+
+
+def row_version(r):
+    """The version a row's campaigns ran at (rows from before the field: the pinned
+    rows at 4, the others at 3, the default then)."""
+    return r.get("format_version", FORMAT_VERSION.get(r["backend"], 3))
+
+
 MUST_BE_KILLED_BY_REPLAY["faulty-out-not-resized"] = ["slice_below_the_bound.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-input-numel-only"] = ["input_past_its_bound_in_one_dim.case"]
 MUST_BE_KILLED_BY_REPLAY["faulty-planned-offset-at-bound"] = ["slice_of_dim0_below_a_dynamic_inner_dim.case"]
@@ -112,7 +128,7 @@ def replay(backend):
 
 def campaign(backend, seed, workdir):
     out = os.path.join(workdir, "run-%s-%d" % (backend, seed))
-    version = ["--format-version", str(FORMAT_VERSION[backend])] if backend in FORMAT_VERSION else []
+    version = ["--format-version", str(version_of(backend))]
     p = subprocess.run([CLI, "run", "--count", str(RUN_COUNT), "--seed", str(seed),
                         "--backend", backend, "--stop-at-first", "--no-minimize", "--out", out,
                         "--known", known_dir(backend)] + version,
@@ -136,8 +152,7 @@ def fuzz(backend, seed, workdir):
     corpus = os.path.join(workdir, "fuzz-%s-%d" % (backend, seed))
     os.makedirs(corpus)
     env = dict(os.environ, SLICEFUZZ_BACKEND=backend, SLICEFUZZ_KNOWN=known_dir(backend))
-    if backend in FORMAT_VERSION:
-        env["SLICEFUZZ_FORMAT_VERSION"] = str(FORMAT_VERSION[backend])
+    env["SLICEFUZZ_FORMAT_VERSION"] = str(version_of(backend))
     t0 = time.time()
     p = subprocess.Popen([FUZZER, "-seed=%d" % seed, "-max_total_time=%d" % FUZZ_SECONDS,
                           "-dict=%s" % DICT, "-artifact_prefix=%s/" % corpus,
@@ -265,7 +280,8 @@ def main():
         if only:
             rerun_dates[name] = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
         t0 = time.time()
-        r = {"backend": name, "bug_class": description, "replay": replay(name),
+        r = {"backend": name, "bug_class": description, "format_version": version_of(name),
+             "replay": replay(name),
              "run": [campaign(name, s, work) for s in SEEDS],
              "fuzz": [fuzz(name, s, work) for s in SEEDS]}
         r["killed_by"] = {
@@ -289,6 +305,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
 
     meta = {"seeds": SEEDS, "fuzz_seconds": FUZZ_SECONDS, "run_count": RUN_COUNT,
+            "format_version": MATRIX_VERSION,
             "date_utc": old["meta"]["date_utc"] if only else time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
             "ok": ok}
     if rerun_dates:
@@ -316,21 +333,27 @@ def write_docs(meta, rows):
               meta["date_utc"], meta["seeds"], meta["run_count"], meta["fuzz_seconds"])
           + "".join(" Row `%s` re-run alone on %s UTC (`SELFTEST_BACKENDS`)." % (n, d)
                     for n, d in sorted(rerun_dates.items()))
-          + "".join(" Row `%s` runs its campaigns at case format version %d (`run --format-version "
-                    "%d`, `SLICEFUZZ_FORMAT_VERSION=%d`): its bug class lives in such programs." % (n, v, v, v)
-                    for n, v in sorted(FORMAT_VERSION.items())), "",
-          "| backend | bug class | replay | run | fuzz | median cases to kill (run) | "
+          + " The campaigns generate case format version %d (`run --format-version %d`, "
+          "`SLICEFUZZ_FORMAT_VERSION=%d`), the verbs' default since 2026-12-05; the column `v` "
+          "gives the version each row ran at (a row at another version has not been re-run "
+          "since). Rows %s run at version 4 whatever the matrix's version: their bug class lives "
+          "in dynamic programs." % (meta.get("format_version", 3), meta.get("format_version", 3),
+                                     meta.get("format_version", 3),
+                                     ", ".join("`%s`" % n for n in sorted(FORMAT_VERSION))), "",
+          "| backend | bug class | v | replay | run | fuzz | median cases to kill (run) | "
           "median seconds to kill (fuzz) | of which start-up | of which search |",
-          "|---|---|---|---|---|---|---|---|---|"]
+          "|---|---|---|---|---|---|---|---|---|---|"]
     yn = lambda b: "killed" if b else "-"
     for r in rows:
         dash = lambda v: "-" if v is None else v
-        md.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["backend"], r["bug_class"], yn(r["killed_by"]["replay"]), yn(r["killed_by"]["run"]),
+        md.append("| `%s` | %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["backend"], r["bug_class"], row_version(r), yn(r["killed_by"]["replay"]),
+            yn(r["killed_by"]["run"]),
             yn(r["killed_by"]["fuzz"]),
             "-" if r["median_cases_to_kill"] is None else r["median_cases_to_kill"],
             "-" if r["median_seconds_to_kill"] is None else r["median_seconds_to_kill"],
             dash(r["median_startup_seconds"]), dash(r["median_search_seconds"])))
+    md += side_by_side(rows)
     md += ["", "## Minimised reproducers (from the first `run` finding)", ""]
     for r in rows:
         if r["reproducer"]:
@@ -350,6 +373,34 @@ def write_docs(meta, rows):
     md += ["Overall: %s" % ("PASS" if ok else "FAIL"), ""]
     with open("docs/selftest.md", "w") as f:
         f.write("\n".join(md))
+
+
+def side_by_side(rows, v3_path="docs/selftest-v3.json"):
+    """The rows at version 4 beside their version-3 selves (docs/selftest-v3.json,
+    the last matrix before the default moved): kills, cases and seconds to kill."""
+    try:
+        with open(v3_path) as f:
+            old = {r["backend"]: r for r in json.load(f)["backends"]}
+    except (OSError, ValueError, KeyError):
+        return []
+    pairs = [(old[r["backend"]], r) for r in rows
+             if r["backend"] in old and row_version(r) == 4 and row_version(old[r["backend"]]) == 3]
+    if not pairs:
+        return []
+    kills = lambda r: "/".join(m for m in ("replay", "run", "fuzz") if r["killed_by"][m]) or "-"
+    dash = lambda v: "-" if v is None else v
+    md = ["", "## Version 3 against version 4", "",
+          "The same budgets; version 3 from `docs/selftest-v3.json` (the matrix before the "
+          "verbs' default moved to 4), version 4 from the table above. A sound row must be "
+          "`-` at both.", "",
+          "| backend | killed by (v3) | killed by (v4) | cases to kill v3 | v4 | seconds to kill v3 | v4 |",
+          "|---|---|---|---|---|---|---|"]
+    for o, r in pairs:
+        md.append("| `%s` | %s | %s | %s | %s | %s | %s |" % (
+            r["backend"], kills(o), kills(r), dash(o["median_cases_to_kill"]),
+            dash(r["median_cases_to_kill"]), dash(o["median_seconds_to_kill"]),
+            dash(r["median_seconds_to_kill"])))
+    return md
 
 
 def merge(other_path):
