@@ -320,7 +320,8 @@ bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget)
   return true;
 }
 
-void mutate_case(Case& c, Rng& rng, int64_t byte_budget, std::vector<const char*>* applied) {
+void mutate_case(Case& c, Rng& rng, int64_t byte_budget, std::vector<const char*>* applied,
+                 int max_version) {
   const std::vector<CaseMutator>& table = case_mutators();
   const int n = 1 + static_cast<int>(below(rng, 3));
   bool repaired = false;  // by the last mutation's own repair (repair is idempotent)
@@ -328,6 +329,7 @@ void mutate_case(Case& c, Rng& rng, int64_t byte_budget, std::vector<const char*
     repaired = false;
     for (int attempt = 0; attempt < kTriesPerMutation && !repaired; ++attempt) {
       const CaseMutator& m = table[below(rng, table.size())];
+      if (m.makes_version > max_version) continue;  // an attempt spent: the picks stay uniform
       repaired = apply_mutator(m, c, rng, byte_budget);
       if (repaired && applied) applied->push_back(m.name);
     }

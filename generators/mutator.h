@@ -33,6 +33,9 @@ struct CaseMutator {
   const char* name;
   bool (*apply)(Case& c, std::mt19937_64& rng);
   bool refits;
+  // A mutator that raises a case's format version (MakeDynamic: 4) is left out
+  // of a campaign that generates an older version (mutate_case's max_version).
+  int makes_version = 0;
 };
 
 // Every mutator, version-1 ones first (mutators_v1.cpp), then those of the view
@@ -52,8 +55,12 @@ bool apply_mutator(const CaseMutator& m, Case& c, std::mt19937_64& rng,
 // applied), then repairs. The result always passes analyze() with `byte_budget`.
 // `applied`, when given, gets the name of every mutator that applied, in order
 // (fuzz_program shows them with a finding, as libFuzzer's MS: line does its own).
+// `max_version`: the newest case format version the campaign generates
+// (fuzz_program's SLICEFUZZ_FORMAT_VERSION); mutators that make a newer one are
+// not picked.
 void mutate_case(Case& c, std::mt19937_64& rng, int64_t byte_budget = kFuzzByteBudget,
-                 std::vector<const char*>* applied = nullptr);
+                 std::vector<const char*>* applied = nullptr,
+                 int max_version = kNewestReadableCaseVersion);
 
 // Splices a prefix of a's ops with a suffix of b's (renamed, re-sourced), then
 // repairs. The result always passes analyze() with `byte_budget`.

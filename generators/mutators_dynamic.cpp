@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "generators/dynamic_gen.h"
 #include "generators/gen_weights.h"
 #include "generators/mutator_util.h"
 
@@ -68,13 +69,28 @@ bool move_range_bottom(Case& c, Rng& rng) {
   return true;
 }
 
+// A static copy-semantics case made dynamic, as the generator makes 40% of its
+// version-4 cases (dynamic_gen.h): the fuzzer's way into dynamic programs from a
+// static corpus (without it, a version-4 campaign seeded with static cases ran
+// almost none). Does not apply to a dynamic case, an eager one, or when nothing
+// fits. (The generator leaves version-1-shaped cases static only to keep its
+// older streams byte-identical; a mutant has no stream to keep.)
+bool make_dynamic(Case& c, Rng& rng) {
+  if (c.is_dynamic() || c.has_eager_ops()) return false;
+  Case d = gen::with_symbols(c, rng);
+  if (!d.is_dynamic()) return false;
+  c = std::move(d);
+  return true;
+}
+
 }  // namespace
 
 std::vector<CaseMutator> dynamic_mutators() {
   return {{"AddExecution", &add_execution, false},
           {"DropExecution", &drop_execution, false},
           {"ChangeExecutionValue", &change_execution_value, false},
-          {"MoveRangeBottom", &move_range_bottom, false}};
+          {"MoveRangeBottom", &move_range_bottom, false},
+          {"MakeDynamic", &make_dynamic, false, kDynamicCaseVersion}};
 }
 
 }  // namespace slicefuzz::mut
@@ -115,6 +131,27 @@ void keep_symbols_consistent(Case& c) {
   for (InputDecl& in : c.inputs)
     for (size_t d = 0; d < in.sym_sizes.size(); ++d)
       if (in.sym_sizes[d] >= 0) in.sizes[d] = c.syms[in.sym_sizes[d]].hi;
+  // An op's symbolic arguments as the parser leaves them: a slot of the op's
+  // kind that takes a symbol (ReplaceWithViewOp changes the kind), a declared
+  // symbol, and the literal field behind it 0 (the placeholder until
+  // concretised: ChangeSelectArgs or a refit writes a literal under a symbol,
+  // which the printer never shows, so the mutant would not be its own parse).
+  for (Op& op : c.ops) {
+    auto stale = [&](const SymArg& a) {
+      if (a.expr.sym < 0 || a.expr.sym >= nsyms) return true;
+      for (const ArgSpec& spec : op_kind_info(op.kind).args)
+        if (spec.slot == a.slot && role_takes_symbol(spec.role))
+          return spec.kind == ArgKind::IntList ? a.entry < 0 || static_cast<size_t>(a.entry) >= op.ints.size()
+                                               : a.entry != -1;
+      return true;
+    };
+    op.sym_args.erase(std::remove_if(op.sym_args.begin(), op.sym_args.end(), stale), op.sym_args.end());
+    for (const SymArg& a : op.sym_args) {
+      if (a.entry >= 0) op.ints[a.entry] = 0;
+      else if (a.slot == ArgSlot::Start || a.slot == ArgSlot::End) op_opt_int(op, a.slot) = 0;
+      else op_int(op, a.slot) = 0;
+    }
+  }
 }
 
 void drop_writes_to_constants(Case& c) {

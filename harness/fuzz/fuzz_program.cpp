@@ -378,14 +378,14 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   }
   std::vector<const char*> applied;
   if (!g_backend->outside_limits) {
-    slicefuzz::mutate_case(c, rng, g_budget, &applied);
+    slicefuzz::mutate_case(c, rng, g_budget, &applied, g_version);
   } else {
     // Most mutants inside the backend's declared limits: a mutant outside them is
     // retried (up to three times) except one time in ten, so refusals stay tested.
     const slicefuzz::Case original = c;
     for (int attempt = 0; attempt < 4; ++attempt) {
       if (attempt) c = original, applied.clear();
-      slicefuzz::mutate_case(c, rng, g_budget, &applied);
+      slicefuzz::mutate_case(c, rng, g_budget, &applied, g_version);
       if (rng() % 10 == 0) break;
       slicefuzz::ProgramInfo info;
       slicefuzz::AnalysisError err;
