@@ -339,7 +339,8 @@ def write_docs(meta, rows):
           "since). Rows %s run at version 4 whatever the matrix's version: their bug class lives "
           "in dynamic programs." % (meta.get("format_version", 3), meta.get("format_version", 3),
                                      meta.get("format_version", 3),
-                                     ", ".join("`%s`" % n for n in sorted(FORMAT_VERSION))), "",
+                                     ", ".join("`%s`" % n for n in sorted(FORMAT_VERSION)))
+          + (" " + meta["note"] if meta.get("note") else ""), "",
           "| backend | bug class | v | replay | run | fuzz | median cases to kill (run) | "
           "median seconds to kill (fuzz) | of which start-up | of which search |",
           "|---|---|---|---|---|---|---|---|---|---|"]
