@@ -148,7 +148,7 @@ int64_t judge_eligibility_off_schedule(const Case& symbolic, const std::vector<c
         else
           verdicts.erase(verdicts.begin() + (s - verdicts.data()));
       }
-    const TorchOracleResult t = run_torch_oracle(e.c, e.info);
+    const TorchOracleResult t = run_torch_views(e.c, e.info);  // no values needed here
     for (const EligibilityVerdict& v : judge_eligibility(e.c, e.info, t.op_views, aliased_ops)) {
       ScheduledVerdict* s = verdict_of(verdicts, v.op);
       if (!s || !s->verdict.eligible || v.eligible) continue;

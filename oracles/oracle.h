@@ -38,6 +38,15 @@ struct TorchOracleResult {
 // Runs `c` in libtorch. Errors are captured (error_op, message), never thrown.
 TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info);
 
+// torch's view facts alone (op_views), for the judge off the schedule: the same
+// evaluator over tensors on torch's meta device, which carry sizes, strides and
+// storage offsets but no bytes, so nothing is allocated, filled or computed
+// (an unscheduled assignment needs no values: issue 37's cheaper executions).
+// `path` has the outputs' sizes and no bytes; its errors are torch's where the
+// meta device raises them, and the analysis says where an op must fail anyway.
+// tests/torch_views_test.cpp holds its views equal to run_torch_oracle's.
+TorchOracleResult run_torch_views(const Case& c, const ProgramInfo& info);
+
 // The naive reference: every value a strided window onto a storage of its own
 // dim order, every element moved one by one, on the judge's facts.
 PathResult run_naive_reference(const Case& c, const ProgramInfo& info);

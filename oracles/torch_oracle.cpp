@@ -49,19 +49,21 @@ at::ScalarType to_aten(ScalarType t) {
 // A fresh tensor of `sizes` whose memory order is `dim_order` (outermost first;
 // a permutation of 0..rank-1).
 at::Tensor empty_with_dim_order(at::IntArrayRef sizes, const std::vector<int>& dim_order,
-                                at::ScalarType dtype) {
+                                at::ScalarType dtype, bool meta = false) {
+  const at::TensorOptions options =
+      meta ? at::TensorOptions().dtype(dtype).device(at::kMeta) : at::TensorOptions().dtype(dtype);
   const size_t r = sizes.size();
   bool identity = true;
   for (size_t i = 0; i < r; ++i) identity = identity && dim_order[i] == static_cast<int>(i);
   // Row-major: torch's own contiguous tensor (permuting by the identity would
   // only add a view of it, a TensorImpl and its allocations per value).
-  if (identity) return at::empty(sizes, at::TensorOptions().dtype(dtype));
+  if (identity) return at::empty(sizes, options);
   c10::SmallVector<int64_t, 16> permuted(r), inverse(r);  // rank <= 16: no heap
   for (size_t i = 0; i < r; ++i) {
     permuted[i] = sizes[dim_order[i]];
     inverse[dim_order[i]] = static_cast<int64_t>(i);
   }
-  at::Tensor t = at::empty(permuted, at::TensorOptions().dtype(dtype));
+  at::Tensor t = at::empty(permuted, options);
   // What .permute(inverse) returns, made in place: dim i takes the size and
   // torch's contiguous stride of the empty tensor's dim inverse[i]. permute
   // itself would build three vectors and a second TensorImpl per value (the
@@ -202,13 +204,18 @@ void configure_torch_once() {
 
 class TorchEvaluator {
  public:
-  TorchEvaluator(const ProgramInfo& info, TorchOracleResult& res)
-      : info_(info), res_(res), values_(info.values.size()) {
+  // `meta`: views only (run_torch_views): every tensor on the meta device.
+  TorchEvaluator(const ProgramInfo& info, TorchOracleResult& res, bool meta = false)
+      : info_(info), res_(res), values_(info.values.size()), meta_(meta) {
     // Each input in its own layout and dtype, holding the documented fill (read
     // in place from the fill's cache: torch copies it into the value).
     const std::vector<int64_t> starts = input_fill_starts(info);
     for (size_t k = 0; k < starts.size(); ++k) {
       const ValueInfo& in = info.values[k];
+      if (meta_) {
+        values_[k] = fresh(static_cast<int>(k), in.sizes);
+        continue;
+      }
       const TensorValue& fill = cached_input_value(in.dtype, in.sizes, starts[k]);
       at::Tensor row_major = at::from_blob(const_cast<uint8_t*>(fill.bytes.data()), in.sizes,
                                            at::TensorOptions().dtype(to_aten(in.dtype)));
@@ -253,7 +260,7 @@ class TorchEvaluator {
         facts.dense = false;  // torch cannot view it: never an alias
       }
       res_.op_views.push_back(std::move(facts));
-      out.copy_(copied);
+      if (!meta_) out.copy_(copied);
     });
   }
   // Every other view-copy op: torch's view by the table's name, copied.
@@ -280,22 +287,22 @@ class TorchEvaluator {
       if (op.dim_order)
         (void)src.permute(std::vector<int64_t>(op.dim_order->begin(), op.dim_order->end()));
       values_[oi.result] = fresh(oi.result, src.sizes());
-      values_[oi.result].copy_(src);
+      if (!meta_) values_[oi.result].copy_(src);
     });
   }
   OpStatus AddOut(const Op& op, const OpInfo& oi, int) {
     return run([&] {
       const at::Tensor& src = values_[oi.src];
       values_[oi.result] = fresh(oi.result, src.sizes());
-      values_[oi.result].copy_(src);
-      add_scalar(values_[oi.result], op.scalar, info_.values[oi.result].dtype);
+      if (!meta_) values_[oi.result].copy_(src);
+      if (!meta_) add_scalar(values_[oi.result], op.scalar, info_.values[oi.result].dtype);
     });
   }
   OpStatus Relu(const Op&, const OpInfo& oi, int) {
     return run([&] {
       const at::Tensor& src = values_[oi.src];
       values_[oi.result] = fresh(oi.result, src.sizes());
-      values_[oi.result].copy_(at::relu(src));
+      if (!meta_) values_[oi.result].copy_(at::relu(src));
     });
   }
   // Eager ops (version 2): a view IS torch's view, sharing the base's storage,
@@ -307,7 +314,9 @@ class TorchEvaluator {
     return run([&] { values_[oi.result] = at::select(values_[oi.src], op.dim, op.index); });
   }
   OpStatus Add(const Op& op, const OpInfo& oi, int) {
-    return run([&] { add_scalar(values_[oi.target], op.scalar, info_.values[oi.target].dtype); });
+    return run([&] {
+      if (!meta_) add_scalar(values_[oi.target], op.scalar, info_.values[oi.target].dtype);
+    });
   }
   OpStatus Copy(const Op&, const OpInfo& oi, int) {
     return run([&] {
@@ -319,13 +328,19 @@ class TorchEvaluator {
         throw std::invalid_argument("copy_: sizes differ (slicefuzz does not broadcast)");
       // As the user wrote it: torch refuses partially overlapping views itself
       // (the analysis predicts it, judge_overlap.h) and admits the rest.
-      values_[oi.target].copy_(values_[oi.src]);
+      if (!meta_) values_[oi.target].copy_(values_[oi.src]);
     });
   }
 
   void before_op(int) {}
   void after_op(int) {}
-  TensorValue output(int v) { return to_value(values_[v], info_.values[v].dtype); }
+  TensorValue output(int v) {
+    if (!meta_) return to_value(values_[v], info_.values[v].dtype);
+    TensorValue sizes_only;
+    sizes_only.dtype = info_.values[v].dtype;
+    sizes_only.sizes = values_[v].sizes().vec();
+    return sizes_only;
+  }
 
  private:
   template <class F>
@@ -346,10 +361,10 @@ class TorchEvaluator {
   at::Tensor fresh(int v, at::IntArrayRef sizes) {
     const ValueInfo& vi = info_.values[v];
     if (vi.known && vi.dim_order.size() == sizes.size())
-      return empty_with_dim_order(sizes, vi.dim_order, to_aten(vi.dtype));
+      return empty_with_dim_order(sizes, vi.dim_order, to_aten(vi.dtype), meta_);
     std::vector<int> order(sizes.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    return empty_with_dim_order(sizes, order, to_aten(vi.dtype));
+    return empty_with_dim_order(sizes, order, to_aten(vi.dtype), meta_);
   }
 
   // Copies torch's `view` of op k's source into the op's fresh result and records
@@ -364,12 +379,13 @@ class TorchEvaluator {
     values_[oi.result] = fresh(oi.result, view.sizes());
     facts.dense = view_is_dense(view, values_[oi.result]);
     res_.op_views.push_back(std::move(facts));
-    values_[oi.result].copy_(view);
+    if (!meta_) values_[oi.result].copy_(view);
   }
 
   const ProgramInfo& info_;
   TorchOracleResult& res_;
   std::vector<at::Tensor> values_;
+  bool meta_ = false;
 };
 
 }  // namespace
@@ -382,6 +398,16 @@ TorchOracleResult run_torch_oracle(const Case& c, const ProgramInfo& info) {
   TorchOracleResult res;
   res.op_views.reserve(c.ops.size());  // at most one per op: no regrowth
   TorchEvaluator ev(info, res);
+  res.path = interpret(c, info, ev);
+  return res;
+}
+
+TorchOracleResult run_torch_views(const Case& c, const ProgramInfo& info) {
+  configure_torch_once();
+  c10::InferenceMode no_autograd;
+  TorchOracleResult res;
+  res.op_views.reserve(c.ops.size());
+  TorchEvaluator ev(info, res, /*meta=*/true);
   res.path = interpret(c, info, ev);
   return res;
 }
