@@ -228,16 +228,19 @@ if [ -n "$ARTIFACTS" ]; then
       leak-*) kind=SANITIZER ;;
       *) kind=CRASH ;;
     esac
-    printf '%s:unreproduced\t%s\t%s\t%s\tNEW\n' "$kind" "$kind" "$a" \
-      "libFuzzer reported $(basename "$a" | cut -d- -f1) but the replay passed" >>"$OUT/triage.tsv"
+    # The slug as signature_slug makes it (a kind is letters and underscores).
+    printf '%s:unreproduced\t%s\t%s\t%s\tNEW\t%s-unreproduced\n' "$kind" "$kind" "$a" \
+      "libFuzzer reported $(basename "$a" | cut -d- -f1) but the replay passed" "$kind" >>"$OUT/triage.tsv"
   done
 fi
 # One finding per signature: minimise the first artifact, export reproducers.
 sort -t "	" -k1,1 -u "$OUT/triage.tsv" >"$OUT/unique.tsv"
 N_SIGS=$(grep -c . "$OUT/unique.tsv" || true)
-while IFS="	" read -r sig kind file msg status; do
+while IFS="	" read -r sig kind file msg status slug; do
   [ -n "$sig" ] || continue
-  slug=$(echo "$sig" | tr -c 'A-Za-z0-9_\n' '-')
+  # The findings directory is named by triage's slug column (harness/triage/
+  # signature.h, signature_slug: the one slug function); never made here.
+  [ -n "$slug" ] || { warn "triage gave no slug for $sig"; continue; }
   dir="$OUT/findings/$slug"
   mkdir -p "$dir"
   cp "$file" "$dir/case.case"

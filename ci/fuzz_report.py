@@ -95,7 +95,7 @@ def read_tsv(path, width):
             for line in f:
                 parts = line.rstrip("\n").split("\t")
                 if len(parts) >= width:
-                    rows.append(parts + [""] * (5 - len(parts)))
+                    rows.append(parts + [""] * (6 - len(parts)))
     return rows
 
 
@@ -127,9 +127,9 @@ def findings(out, cli, backend):
     for row in triaged:
         folded[row[0]] = folded.get(row[0], 0) + 1
     result = []
-    for sig, kind, artifact, message, status in read_tsv(os.path.join(out, "unique.tsv"), 4):
-        slug = re.sub(r"[^A-Za-z0-9_]", "-", sig)
-        d = os.path.join("findings", slug)
+    for sig, kind, artifact, message, status, slug in read_tsv(os.path.join(out, "unique.tsv"), 4):
+        # triage's slug column (signature_slug in the CLI), never recomputed here.
+        d = os.path.join("findings", slug or sig)
         case = os.path.join(d, "minimized.case")
         if not os.path.exists(os.path.join(out, case)):
             case = os.path.join(d, "case.case")

@@ -74,7 +74,9 @@ check(coverage(cov_out, "executorch-portable", src, None)["lines"]["count"] == 0
 # 2. The report: fields from the records; the misleading message is not read.
 out = tempfile.mkdtemp()
 case_text = "slicefuzz-case 3\ndtype float32\ninput x [4, 2]\na = clone(x)\ny = narrow_copy(a, dim=0, start=1, length=2)\noutput y\n"
-for slug in ("SIG-one", "SIG-two"):  # findings/<slug>: the signature with - for other characters
+# findings/<slug>: the directory triage's slug column names (signature_slug in the
+# CLI); names no regex of the signature would give, so the report must read them.
+for slug in ("slug-one", "slug-two"):
     d = os.path.join(out, "findings", slug)
     os.makedirs(d)
     for name in ("case.case", "minimized.case"):
@@ -86,11 +88,11 @@ for slug in ("SIG-one", "SIG-two"):  # findings/<slug>: the signature with - for
                             # quotes op 0's text: a parser of messages would point at line 4
                             "message": "op 0 `a = clone(x)` is fine; see op 1", "status": "NEW"}) + "\n")
 with open(os.path.join(out, "triage.tsv"), "w") as f:
-    f.write("SIG:one\tVALUE_MISMATCH\tart1\tm1\tNEW\nSIG:two\tVALUE_MISMATCH\tart2\tm2\tNEW\n")
+    f.write("SIG:one\tVALUE_MISMATCH\tart1\tm1\tNEW\tslug-one\nSIG:two\tVALUE_MISMATCH\tart2\tm2\tNEW\tslug-two\n")
 with open(os.path.join(out, "unique.tsv"), "w") as f:
-    f.write("SIG:one\tVALUE_MISMATCH\tart1\tm1\tNEW\nSIG:two\tVALUE_MISMATCH\tart2\tm2\tNEW\n")
+    f.write("SIG:one\tVALUE_MISMATCH\tart1\tm1\tNEW\tslug-one\nSIG:two\tVALUE_MISMATCH\tart2\tm2\tNEW\tslug-two\n")
 with open(os.path.join(out, "minimized.jsonl"), "w") as f:
-    for slug in ("SIG-one", "SIG-two"):
+    for slug in ("slug-one", "slug-two"):
         f.write(json.dumps({"signature": "SIG:root", "file": os.path.join(out, "findings", slug, "minimized.case"),
                             "status": "KNOWN"}) + "\n")
     f.write("not json\n")
@@ -107,7 +109,7 @@ check(groups and groups[0]["status"] == "KNOWN", "the minimised record's status"
 
 # 3. A dead worker's frames come from the record (the CLI's parse, the one the
 # signature uses); the sanitizer log beside it is for people and is not re-parsed.
-d = os.path.join(out, "findings", "SIG-one")
+d = os.path.join(out, "findings", "slug-one")
 with open(os.path.join(d, "finding.jsonl"), "w") as f:
     f.write(json.dumps({"signature": "SANITIZER:copy:strided_copy@kernels/util/strided_copy.cpp",
                         "kind": "SANITIZER", "path": "copy", "op": -1, "status": "NEW",

@@ -196,6 +196,7 @@ static std::string triage_record(const std::string& file, const std::string& tex
   JsonWriter w;
   w.begin_object();
   w.key("signature").value(sig);
+  w.key("slug").value(signature_slug(sig));  // its file and directory name: the one slug function
   w.key("kind").value(finding_kind_name(s.kind));
   w.key("file").value(file);
   w.key("status").value(known ? "KNOWN" : "NEW");
@@ -268,8 +269,8 @@ int cli_triage(int argc, char** argv) {
     std::string msg = s.message;
     for (char& ch : msg)
       if (ch == '\t' || ch == '\n') ch = ' ';
-    std::printf("%s\t%s\t%s\t%s\t%s\n", sig.c_str(), std::string(finding_kind_name(s.kind)).c_str(),
-                files[i].c_str(), msg.c_str(), known ? "KNOWN" : "NEW");
+    std::printf("%s\t%s\t%s\t%s\t%s\t%s\n", sig.c_str(), std::string(finding_kind_name(s.kind)).c_str(),
+                files[i].c_str(), msg.c_str(), known ? "KNOWN" : "NEW", signature_slug(sig).c_str());
     std::fflush(stdout);
   }
   return failing ? 1 : 0;
