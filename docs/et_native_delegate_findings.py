@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Four wrong results from ExecuTorch's native delegate passes, standalone: torch
+"""Five wrong results from ExecuTorch's native delegate passes, standalone: torch
 1.13 and the upstream files only (no slicefuzz code). Found by slicefuzz's
 et-native-delegate backend (docs/executorch.md, "ExecuTorch's Python passes").
-Exit 0 when all four reproduce, 1 otherwise.
+Exit 0 when all five reproduce, 1 otherwise.
 
 1. slice_after_relu: ReplaceCopyWithAliasPass aliases a slice whose base a later
    in-place relu (made by NativeReinplacePass) overwrites; the slice then reads
@@ -22,6 +22,10 @@ Exit 0 when all four reproduce, 1 otherwise.
    an alias of t (c's only user is relu_, no graph output): relu_ now writes
    through the alias into t, which the graph returns. The alias pass never asks
    whether the alias itself is written in place.
+5. slice_after_index_copy: program 1's root cause with the KV cache's update in
+   place of relu: NativeReinplacePass makes index_copy(cache, 0, pos, k) into
+   index_copy_ (nothing after it reads cache), ReplaceCopyWithAliasPass makes the
+   slice of cache taken before it an alias; the slice then reads the new row.
 
   /usr/bin/python3 docs/et_native_delegate_findings.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
   (here: ../shared/executorch ../shared/native-delegate)
@@ -181,14 +185,22 @@ def main(src, overlay):
         d = torch.relu(c)
         return t, d
 
+    def slice_after_index_copy(x):  # a KV cache's update; a slice of the cache read after it
+        cache = x - 7
+        s = cache[:2]
+        k = x[3:4] + 100
+        cache2 = torch.index_copy(cache, 0, torch.tensor([0]), k)
+        return s + 1, cache2
+
     x = torch.arange(12, dtype=torch.float32).reshape(4, 3) - 5
     differ = 0
-    for f in (slice_after_relu, relu_of_an_output, relu_into_a_mutated_input, relu_of_a_slice):
+    for f in (slice_after_relu, relu_of_an_output, relu_into_a_mutated_input, relu_of_a_slice,
+              slice_after_index_copy):
         differ += run_program(f, x, passes, ops, ExportedProgram)
     for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
               "exir.passes.reinplace"):
         print("ran", sys.modules["executorch." + m].__file__)
-    return 0 if differ == 4 else 1
+    return 0 if differ == 5 else 1
 
 
 def run_program(f, x, passes, ops, ExportedProgram):

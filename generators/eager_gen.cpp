@@ -2,7 +2,8 @@
 // the shapes of code that functionalization and re-inplacing passes see. View
 // chains (slice of slice, select of slice), writes through views (add_, copy_),
 // writes to a base while views of it are live and read later, overlapping views
-// of one base, out-of-place add, relu and clones, on permuted layouts. The input is
+// of one base, out-of-place add, relu, index_copy (a KV cache's update) and clones,
+// on permuted layouts. The input is
 // always an output, so a pass that changes the input's final value is seen.
 #include <algorithm>
 
@@ -84,9 +85,10 @@ rc::Gen<Case> genEagerCase() {
     }
     for (int n = 0; n < nops; ++n) {
       Op op;
-      // 0 slice, 1 select, 2 add_, 3 copy_, 4 add, 5 clone, 6 slice_copy, 7 relu.
+      // 0 slice, 1 select, 2 add_, 3 copy_, 4 add, 5 clone, 6 slice_copy, 7 relu,
+      // 8 index_copy.
       const int kind = *rc::gen::weightedElement<int>(
-          {{6, 0}, {3, 1}, {5, 2}, {3, 3}, {3, 4}, {1, 5}, {2, 6}, {3, 7}});
+          {{6, 0}, {3, 1}, {5, 2}, {3, 3}, {3, 4}, {1, 5}, {2, 6}, {3, 7}, {2, 8}});
       const std::string fresh = generated_value_name(names.size() - 1);
       if (kind == 0 || kind == 6) {  // slice view (6: slice_copy)
         int src = pick(true);
@@ -214,6 +216,69 @@ rc::Gen<Case> genEagerCase() {
         names.push_back(fresh);
         shapes.push_back(shapes[src]);
         if (of_viewed_base && *rc::gen::inRange(0, 10) < 7) {  // the view read after relu
+          c.ops.push_back(op);
+          op = Op{};
+          op.kind = OpKind::AddOut;
+          op.result = generated_value_name(names.size() - 1);
+          op.src = names[view.first];
+          op.scalar = gen_scalar();
+          names.push_back(op.result);
+          shapes.push_back(shapes[view.first]);
+        }
+      } else if (kind == 8) {
+        // index_copy(self, dim, index, source), as a KV cache's update: source is
+        // a slice of a value of self's sizes (k slices along dim, shifted by an
+        // add); self is often a base some view was taken of, and that view is
+        // read after (re-inplacing makes index_copy_, an alias pass the view).
+        const bool of_viewed_base = !views_of.empty() && *rc::gen::inRange(0, 10) < 6;
+        const auto view = views_of.empty() ? std::pair<size_t, size_t>{0, 0}
+                                           : views_of[*rc::gen::inRange<size_t>(0, views_of.size())];
+        const int self = of_viewed_base ? static_cast<int>(view.second) : pick(true);
+        if (self < 0 || shapes[self].empty()) continue;
+        const std::vector<int64_t> in = shapes[self];  // a copy: shapes grows below
+        const int r = static_cast<int>(in.size());
+        const int64_t d = *rc::gen::inRange<int64_t>(-r, r);
+        const int64_t n = in[judge::dim_index(r, d)];
+        const int64_t k = std::min<int64_t>(n, *rc::gen::weightedElement<int64_t>({{6, 1}, {2, 2}, {1, 3}}));
+        std::vector<size_t> partners = same_sizes(shapes, in);
+        Op source;  // k slices of a value of self's sizes
+        source.kind = *rc::gen::element(OpKind::SliceCopy, OpKind::Slice);
+        source.src = names[*rc::gen::elementOf(partners)];
+        source.result = fresh;
+        source.dim = d;
+        source.start = *rc::gen::inRange<int64_t>(0, n - k + 1);
+        source.end = *source.start + k;
+        std::vector<int64_t> slices = in;
+        slices[judge::dim_index(r, d)] = k;
+        c.ops.push_back(source);
+        names.push_back(source.result);
+        shapes.push_back(slices);
+        Op shifted;
+        shifted.kind = OpKind::AddOut;
+        shifted.src = source.result;
+        shifted.result = generated_value_name(names.size() - 1);
+        shifted.scalar = gen_scalar();
+        c.ops.push_back(shifted);
+        names.push_back(shifted.result);
+        shapes.push_back(slices);
+        // Distinct positions along dim; rarely one out of range (the op must fail).
+        std::vector<int64_t> positions(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) positions[static_cast<size_t>(i)] = i;
+        for (int64_t i = 0; i < k; ++i)
+          std::swap(positions[static_cast<size_t>(i)],
+                    positions[static_cast<size_t>(*rc::gen::inRange<int64_t>(i, n))]);
+        positions.resize(static_cast<size_t>(k));
+        if (k > 0 && *rc::gen::inRange(0, 100) < 3) positions[0] = *rc::gen::element<int64_t>(-1, n);
+        op.kind = OpKind::IndexCopy;
+        op.src = names[self];
+        op.dim = d;
+        op.ints = positions;
+        op.other = shifted.result;
+        op.result = generated_value_name(names.size() - 1);
+        returned.push_back(op.result);
+        names.push_back(op.result);
+        shapes.push_back(in);
+        if (of_viewed_base && *rc::gen::inRange(0, 10) < 7) {  // the view read after index_copy
           c.ops.push_back(op);
           op = Op{};
           op.kind = OpKind::AddOut;

@@ -252,6 +252,8 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
     };
     if (op.kind != OpKind::Add) fix(op.src);
     if (op.kind == OpKind::Add || op.kind == OpKind::Copy) fix(op.target);
+    if (op_reads_other(op.kind)) fix(op.other);
+    else op.other.clear();
     if (op.kind == OpKind::Add || op.kind == OpKind::Copy) {
       op.result.clear();
       if (op.kind == OpKind::Add) op.src.clear();
@@ -352,6 +354,7 @@ Case crossover_cases(const Case& a, const Case& b, Rng& rng, int64_t byte_budget
     Op op = b.ops[i];
     op.src = a_input(op.src);
     op.target = a_input(op.target);
+    if (!op.other.empty()) op.other = a_input(op.other);
     out.ops.push_back(op);
   }
   out.outputs = a.outputs;

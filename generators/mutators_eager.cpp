@@ -1,7 +1,8 @@
 // The mutators of eager programs (case format version 2, for backends that
 // declare eager_ops): relu of a base some view or view-copy was taken of, with
 // that view read after it (what a re-inplacing pass makes relu_ and an alias pass
-// then reads wrong: issue 36), and relu of any value. A case without eager ops is
+// then reads wrong: issue 36), relu of any value, and index_copy into such a base
+// (the KV cache's update, which the native delegate makes index_copy_). A case without eager ops is
 // left alone ("did not apply"): relu would make it an eager program that the
 // in-process backends refuse.
 #include "generators/mutator_util.h"
@@ -56,10 +57,67 @@ bool insert_relu(Case& c, Rng& rng) {
   return true;
 }
 
+// `y = index_copy(base, dim=D, index=[0], source=s)` after a view of base, with
+// s = add(slice_copy(base, dim=D, 0..1), 1) and the view read after: D is 0 or -1,
+// so the op runs wherever base has a dim and that dim an element (else it must
+// fail, which is a case too).
+bool index_copy_of_viewed_base(Case& c, Rng& rng) {
+  if (!c.has_eager_ops() || c.ops.size() + 4 > kMaxOps) return false;
+  std::vector<size_t> views;
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    const OpKind k = c.ops[i].kind;
+    if (k == OpKind::Slice || k == OpKind::Select || k == OpKind::SliceCopy || k == OpKind::SelectCopy)
+      views.push_back(i);
+  }
+  if (views.empty()) return false;
+  const size_t v = views[below(rng, views.size())];
+  size_t at = v + 1 + below(rng, c.ops.size() - v);
+  const std::string base = c.ops[v].src, view = c.ops[v].result;
+  const int64_t dim = chance(rng, 50) ? 0 : -1;
+  auto insert = [&](Op op) {
+    c.ops.insert(c.ops.begin() + static_cast<std::ptrdiff_t>(at++), std::move(op));
+  };
+  Op rows;
+  rows.kind = OpKind::SliceCopy;
+  rows.src = base;
+  rows.result = fresh_name(c);
+  rows.dim = dim;
+  rows.start = 0;
+  rows.end = 1;
+  const std::string rows_name = rows.result;
+  insert(std::move(rows));
+  Op shifted;
+  shifted.kind = OpKind::AddOut;
+  shifted.src = rows_name;
+  shifted.result = fresh_name(c);
+  shifted.scalar = 1;
+  const std::string source = shifted.result;
+  insert(std::move(shifted));
+  Op update;
+  update.kind = OpKind::IndexCopy;
+  update.src = base;
+  update.result = fresh_name(c);
+  update.dim = dim;
+  update.ints = {0};
+  update.other = source;
+  c.outputs.push_back(update.result);
+  insert(std::move(update));
+  Op read;  // the view, read after index_copy
+  read.kind = OpKind::AddOut;
+  read.src = view;
+  read.result = fresh_name(c);
+  read.scalar = 1;
+  c.outputs.push_back(read.result);
+  insert(std::move(read));
+  return true;
+}
+
 }  // namespace
 
 std::vector<CaseMutator> eager_mutators() {
-  return {{"ReluOfViewedBase", relu_of_viewed_base, false}, {"InsertRelu", insert_relu, false}};
+  return {{"ReluOfViewedBase", relu_of_viewed_base, false},
+          {"InsertRelu", insert_relu, false},
+          {"IndexCopyOfViewedBase", index_copy_of_viewed_base, false}};
 }
 
 }  // namespace slicefuzz::mut

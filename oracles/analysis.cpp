@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "oracles/judge_facts.h"
+#include "oracles/judge_index_copy.h"
 #include "oracles/judge_layouts.h"
 #include "oracles/judge_overlap.h"
 #include "oracles/values.h"
@@ -163,6 +164,8 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
       return fail(err, W::Op, ki, "'" + op.src + "' is not defined before this op");
     if ((op.kind == OpKind::Add || op.kind == OpKind::Copy) && !need(op.target, oi.target))
       return fail(err, W::Op, ki, "'" + op.target + "' is not defined before this op");
+    if (op_reads_other(op.kind) && !need(op.other, oi.other))
+      return fail(err, W::Op, ki, "'" + op.other + "' is not defined before this op");
     if (op_defines(op.kind)) {
       if (lookup(op.result) >= 0)
         return fail(err, W::Op, ki, "'" + op.result + "' is already defined");
@@ -175,7 +178,8 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
 
     const bool src_known = oi.src < 0 || info.values[oi.src].known;
     const bool target_known = oi.target < 0 || info.values[oi.target].known;
-    if (!src_known || !target_known) continue;
+    const bool other_known = oi.other < 0 || info.values[oi.other].known;
+    if (!src_known || !target_known || !other_known) continue;
     std::string why;
     auto layout_of = [&](int v) {
       return judge::Layout{info.values[v].sizes, info.values[v].dim_order};
@@ -189,6 +193,9 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
       src.sizes = std::move(in.sizes);
       src.dim_order = std::move(in.dim_order);
       why = out.error.empty() ? judge::op_dtype_error(op.kind, src.dtype) : out.error;
+      if (why.empty() && op.kind == OpKind::IndexCopy)
+        why = judge::index_copy_error(layout_of(oi.src), src.dtype, layout_of(oi.other),
+                                      info.values[oi.other].dtype, op.dim, op.ints);
       // Eager views take no bytes of their own: they share their source's storage.
       ValueInfo& result = info.values[oi.result];
       if (why.empty()) {

@@ -245,6 +245,16 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       return;
     case OpKind::AddOut:
     case OpKind::Relu: return;
+    case OpKind::IndexCopy: {
+      // torch 1.13's index_copy allocates a contiguous result, whatever self's
+      // layout (measured: a transposed self gives row-major strides). Its source
+      // and index are judged with the source (judge_index_copy.h).
+      const int span = std::max(rank, 1);
+      if (dim_index(span, op.dim) < 0)
+        return void(r.error = dim_range_error("index_copy", op.dim, -span, span - 1));
+      keep_capacity_assign(r.layout.dim_order, identity_order(rank));
+      return;
+    }
     case OpKind::Select:
     case OpKind::SelectCopy: {
       r.error = select_error(in.sizes, op.dim, op.index);
@@ -407,6 +417,7 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
     case OpKind::Clone:
     case OpKind::AddOut:
     case OpKind::Relu:
+    case OpKind::IndexCopy:
     case OpKind::Add:
     case OpKind::Copy: break;
   }

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "oracles/judge_facts.h"
+#include "oracles/judge_index_copy.h"
 #include "oracles/judge_layouts.h"
 #include "oracles/judge_overlap.h"
 #include "oracles/oracle.h"
@@ -274,6 +275,20 @@ class NaiveReference {
     if (!err.empty()) return OpStatus::error(err);
     TensorValue v = mem_.read(values_[oi.src]);
     judge::relu_elements(v.dtype, v.bytes.data(), v.numel());
+    define(oi.result, std::move(v), out.layout);
+    return OpStatus::success();
+  }
+  OpStatus IndexCopy(const Op& op, const OpInfo& oi, int) {
+    const judge::OpOutcome& out = outcome(op, oi.src);
+    std::string err = out.error;
+    if (err.empty())
+      err = judge::index_copy_error(layout_of(oi.src), info_.values[oi.src].dtype, layout_of(oi.other),
+                                    info_.values[oi.other].dtype, op.dim, op.ints);
+    if (!err.empty()) return OpStatus::error(err);
+    TensorValue v = mem_.read(values_[oi.src]);
+    const TensorValue source = mem_.read(values_[oi.other]);
+    judge::index_copy_elements(v.bytes.data(), v.sizes, source.bytes.data(), op.dim, op.ints,
+                               element_size(v.dtype));
     define(oi.result, std::move(v), out.layout);
     return OpStatus::success();
   }

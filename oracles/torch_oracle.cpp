@@ -176,6 +176,7 @@ at::Tensor schema_view_in_torch(const at::Tensor& src, const Op& op) {
       case ArgKind::IntList:
       case ArgKind::DimList: stack.emplace_back(op.ints); break;
       case ArgKind::DimOrder:
+      case ArgKind::NamedTensor:
       case ArgKind::Tensor: throw std::invalid_argument("no torch view takes this argument");
     }
   }
@@ -303,6 +304,19 @@ class TorchEvaluator {
       const at::Tensor& src = values_[oi.src];
       values_[oi.result] = fresh(oi.result, src.sizes());
       if (!meta_) values_[oi.result].copy_(at::relu(src));
+    });
+  }
+  OpStatus IndexCopy(const Op& op, const OpInfo& oi, int) {
+    return run([&] {
+      const at::Tensor& self = values_[oi.src];
+      const at::Tensor& source = values_[oi.other];
+      // slicefuzz programs do not cast; the index is an int64 tensor of the entries.
+      if (self.scalar_type() != source.scalar_type())
+        throw std::invalid_argument("index_copy: dtypes differ (slicefuzz programs do not cast)");
+      at::Tensor result;
+      if (!meta_) result = at::index_copy(self, op.dim, at::tensor(op.ints, at::kLong), source);
+      values_[oi.result] = fresh(oi.result, self.sizes());
+      if (!meta_) values_[oi.result].copy_(result);
     });
   }
   // Eager ops (version 2): a view IS torch's view, sharing the base's storage,

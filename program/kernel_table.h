@@ -73,7 +73,8 @@ inline void call_boxed_kernel(const KernelTable& k, KernelRuntimeContext& ctx, c
         values[n++] = EValue::from_int_list(order, op.dim_order->size());
         break;
       }
-      case ArgKind::Tensor: return ctx.fail(Error::NotSupported, "a tensor argument in a boxed kernel");
+      case ArgKind::Tensor:
+      case ArgKind::NamedTensor: return ctx.fail(Error::NotSupported, "a tensor argument in a boxed kernel");
     }
   }
   values[n++] = EValue::from_tensor(&out);

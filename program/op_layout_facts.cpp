@@ -137,7 +137,8 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::Slice:
     case OpKind::Select:
     case OpKind::AddOut:
-    case OpKind::Relu: break;
+    case OpKind::Relu:
+    case OpKind::IndexCopy: break;
   }
   OpLayoutFacts f;
   f.result = layout_of(src);

@@ -87,7 +87,7 @@ TEST(Mutator, EagerMutatorsApplyToEagerProgramsOnly) {
     repair_case(c, kFuzzByteBudget, kFuzzMaxOps);
     eager.push_back(std::move(c));
   }
-  for (const char* name : {"ReluOfViewedBase", "InsertRelu"}) {
+  for (const char* name : {"ReluOfViewedBase", "InsertRelu", "IndexCopyOfViewedBase"}) {
     int on_copies = 0;
     for (const Case& c : copies) on_copies += c.has_eager_ops() ? 0 : 1;
     ASSERT_GT(on_copies, 0);
@@ -96,11 +96,14 @@ TEST(Mutator, EagerMutatorsApplyToEagerProgramsOnly) {
       if (!c.has_eager_ops()) plain.push_back(c);
     EXPECT_EQ(apply_all(mutator(name), plain, [](const Case&, const Case&) {}), 0) << name;
     const int applied = apply_all(mutator(name), eager, [&](const Case&, const Case& after) {
-      if (std::string(name) != "ReluOfViewedBase") return;
-      // relu(base) after the view of base, then a read of the view after the relu.
+      if (std::string(name) == "InsertRelu") return;
+      // relu(base) or index_copy(base, ...) after the view of base, then a read
+      // of the view after it; index_copy's source is defined before it.
+      const OpKind kind = std::string(name) == "ReluOfViewedBase" ? OpKind::Relu : OpKind::IndexCopy;
       bool ok = false;
       for (size_t r = 0; r < after.ops.size() && !ok; ++r) {
-        if (after.ops[r].kind != OpKind::Relu || r + 1 >= after.ops.size()) continue;
+        if (after.ops[r].kind != kind || r + 1 >= after.ops.size()) continue;
+        if (kind == OpKind::IndexCopy && (r < 2 || after.ops[r - 1].result != after.ops[r].other)) continue;
         const Op& read = after.ops[r + 1];
         for (size_t v = 0; v < r && !ok; ++v)
           ok = after.ops[v].result == read.src && after.ops[v].src == after.ops[r].src;

@@ -76,6 +76,7 @@ bool Case::has_eager_ops() const {
 std::vector<std::string> op_uses(const Op& op) {
   if (op.kind == OpKind::Copy) return {op.target, op.src};
   if (op_kind_info(op.kind).effect == OpEffect::Mutates) return {op.target};
+  if (!op.other.empty()) return {op.src, op.other};
   return {op.src};
 }
 

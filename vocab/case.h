@@ -31,6 +31,12 @@ inline bool op_is_view(OpKind k) { return k == OpKind::Slice || k == OpKind::Sel
 // Copy ops a pass may turn into an alias (slice_copy -> et_slice, ...).
 inline bool op_is_view_copy(OpKind k) { return op_kind_info(k).alias_prim[0] != '\0'; }
 inline const char* op_alias_prim(OpKind k) { return op_kind_info(k).alias_prim; }
+// Whether a defining op reads a second tensor (Op::other: index_copy's source).
+inline bool op_reads_other(OpKind k) {
+  for (const ArgSpec& a : op_kind_info(k).args)
+    if (a.kind == ArgKind::NamedTensor) return true;
+  return false;
+}
 
 // Version 4 (docs/design.md section 8): a symbol names a dynamic size or a runtime
 // integer (torch.export's `s0`, ExecuTorch's SymInt), with the range its values
@@ -70,7 +76,8 @@ bool operator==(const SymArg& a, const SymArg& b);
 // Whether an argument of this role may be symbolic: positions, extents and result
 // sizes (what export makes symbolic); never a dim, a step or a scalar.
 inline bool role_takes_symbol(ArgRole r) {
-  return r == ArgRole::Position || r == ArgRole::Extent || r == ArgRole::Sizes;
+  return r == ArgRole::Position || r == ArgRole::Extent || r == ArgRole::Sizes ||
+         r == ArgRole::Positions;
 }
 
 // One execution (`run NAME=INT ...`): a value per symbol, in declaration order.
@@ -84,14 +91,15 @@ struct Op {
   std::string result;  // defined value (slice_copy, clone); empty for add_, copy_
   std::string src;     // slice_copy/clone source, copy_ source
   std::string target;  // add_/copy_ destination (mutated in place)
+  std::string other;   // a defining op's second tensor (index_copy's source)
   int64_t dim = 0;     // slice_copy
   std::optional<int64_t> start, end;
   int64_t step = 1;
   int64_t scalar = 0;  // add_, add
   int64_t index = 0;   // select, select_copy; narrow_copy's start
   int64_t length = 0;  // narrow_copy
-  // squeeze_copy's dims (`single_dim`: written `dim=INT`, one entry) and
-  // view_copy's sizes.
+  // squeeze_copy's dims (`single_dim`: written `dim=INT`, one entry),
+  // view_copy's sizes and index_copy's index.
   std::vector<int64_t> ints;
   bool single_dim = false;
   // clone(SRC, dim_order=[...]): a copy into that layout; nullopt keeps SRC's.
@@ -101,7 +109,7 @@ struct Op {
 
   // Every field, for equality (a new field is compared once it is listed here).
   auto fields() const {
-    return std::tie(kind, result, src, target, dim, start, end, step, scalar, index, length, ints,
+    return std::tie(kind, result, src, target, other, dim, start, end, step, scalar, index, length, ints,
                     single_dim, dim_order, sym_args);
   }
   // The symbolic expression at `slot` (and list `entry`), or nullptr.

@@ -232,6 +232,12 @@ struct Parser {
     switch (a.kind) {
       case ArgKind::Tensor:
         return expect(l, ',', "between arguments") && name(l, op.src, "the source");
+      case ArgKind::NamedTensor:
+        if (!comma_before(l, a.name)) return false;
+        if (!l.keyword(a.name))
+          return fail(l, std::string("expected '") + a.name + "=NAME' in " + info.name);
+        return expect(l, '=', (std::string("after ") + a.name).c_str()) &&
+               name(l, op.other, (std::string(info.name) + "'s " + a.name).c_str());
       case ArgKind::Scalar:
         return expect(l, ',', "between arguments") && int_value(l, op_int(op, a.slot), "the scalar");
       case ArgKind::Int:

@@ -63,6 +63,7 @@ void append_arg(std::string& s, const ArgSpec& a, const Op& op, const std::vecto
   const SymExpr* sym = op.sym_args.empty() ? nullptr : op.sym_at(a.slot);
   switch (a.kind) {
     case ArgKind::Tensor: s.append(", ").append(op.src); return;
+    case ArgKind::NamedTensor: s.append(", ").append(a.name).append("=").append(op.other); return;
     case ArgKind::Scalar:
       s += ", ";
       append_int(s, op_int(op, a.slot));

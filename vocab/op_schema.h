@@ -13,6 +13,7 @@ namespace slicefuzz {
 // How an argument is written in .case text after the op's first operand.
 enum class ArgKind : uint8_t {
   Tensor,    // `, NAME` (copy_'s source)
+  NamedTensor,  // `, name=NAME` (a defining op's second tensor: index_copy's source)
   Scalar,    // `, INT`, positional (add_'s and add's scalar)
   Int,       // `, name=INT`
   OptInt,    // `, name=INT` or `, name=None`
@@ -22,10 +23,10 @@ enum class ArgKind : uint8_t {
 };
 
 // Where an argument lives in `Op` (vocab/case.h). Each slot has one C++ type:
-// Src a name; Dim, Index, Length, Step and Scalar an int64; Start and End an
-// optional int64; Ints a list (with Op::single_dim for DimList's one-entry
+// Src and Other a name; Dim, Index, Length, Step and Scalar an int64; Start and
+// End an optional int64; Ints a list (with Op::single_dim for DimList's one-entry
 // spelling); DimOrder an optional permutation.
-enum class ArgSlot : uint8_t { Src, Dim, Start, End, Step, Index, Length, Scalar, Ints, DimOrder };
+enum class ArgSlot : uint8_t { Src, Dim, Start, End, Step, Index, Length, Scalar, Ints, DimOrder, Other };
 
 // What an argument means, for the generic parts that shrink and mutate it
 // (harness/triage/minimizer.cpp, generators/mutator*.cpp) without knowing the op.
@@ -37,6 +38,7 @@ enum class ArgRole : uint8_t {
   Step,      // a stride along `dim` (> 0)
   Scalar,    // a value
   Sizes,     // a result's sizes
+  Positions, // positions along `dim` (index_copy's index: an int64 index tensor)
   Dims,      // dims of the source
   Layout,    // a dim order
 };
@@ -83,6 +85,12 @@ inline constexpr ArgSpec kNarrow[] = {{"dim", K::Int, S::Dim, R::Dim},
 // aten::expand_copy(Tensor self, SymInt[] size, *, bool implicit=False): implicit
 // is always False (its default; ExecuTorch refuses True).
 inline constexpr ArgSpec kExpand[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
+// aten::index_copy(Tensor self, int dim, Tensor index, Tensor source): the index
+// tensor (int64, one dimension) is written as its entries, so a runtime integer
+// (version 4) can be one of them: `index=[p]`, a KV cache's input_pos.
+inline constexpr ArgSpec kIndexCopy[] = {{"dim", K::Int, S::Dim, R::Dim},
+                                         {"index", K::IntList, S::Ints, R::Positions},
+                                         {"source", K::NamedTensor, S::Other, R::Operand}};
 // An op with no argument after its operand (relu).
 inline constexpr ArgList kNone{};
 }  // namespace op_args
@@ -116,7 +124,8 @@ inline constexpr ArgList kNone{};
   X(ViewCopy, "view_copy", 2, false, Defines, "et_view", kView, "view_copy_out", "")           \
   X(NarrowCopy, "narrow_copy", 3, false, Defines, "et_slice", kNarrow, "narrow_copy_out", "narrow") \
   X(ExpandCopy, "expand_copy", 3, false, Defines, "et_view", kExpand, "expand_copy_out", "expand") \
-  X(Relu, "relu", 2, true, Defines, "", kNone, "", "")
+  X(Relu, "relu", 2, true, Defines, "", kNone, "", "")                                         \
+  X(IndexCopy, "index_copy", 2, true, Defines, "", kIndexCopy, "", "")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 
@@ -158,6 +167,7 @@ inline constexpr int kLatestCaseVersion = [] {
 constexpr bool arg_fits_slot(const ArgSpec& a) {
   switch (a.kind) {
     case ArgKind::Tensor: return a.slot == ArgSlot::Src;
+    case ArgKind::NamedTensor: return a.slot == ArgSlot::Other;
     case ArgKind::Scalar:
     case ArgKind::Int:
       return a.slot == ArgSlot::Dim || a.slot == ArgSlot::Index || a.slot == ArgSlot::Length ||

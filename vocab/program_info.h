@@ -35,6 +35,7 @@ struct OpInfo {
   int result = -1;  // value index defined by this op
   int src = -1;     // value read (slice_copy, clone, copy_ source)
   int target = -1;  // value mutated in place (add_, copy_)
+  int other = -1;   // a defining op's second tensor (index_copy's source)
 };
 
 struct ProgramInfo {

@@ -61,6 +61,7 @@ std::vector<std::string> py_args(const Op& op) {
       case ArgKind::IntList:
       case ArgKind::DimList: args.push_back(py_list(op.ints)); break;
       case ArgKind::Tensor:  // copy_'s source: written by the caller
+      case ArgKind::NamedTensor:  // index_copy's source: written by the caller
       case ArgKind::DimOrder: break;
     }
   }
@@ -92,7 +93,7 @@ std::string schema_ops_python() {
              "(t, *args),\n";
     std::string params, names;
     for (const ArgSpec& a : row.args) {
-      if (a.kind == ArgKind::DimOrder || a.kind == ArgKind::Tensor) continue;
+      if (a.kind == ArgKind::DimOrder || a.kind == ArgKind::Tensor || a.kind == ArgKind::NamedTensor) continue;
       params += std::string(a.name) + ", ";
       names += std::string(names.empty() ? "" : ", ") + a.name;
     }
@@ -143,6 +144,9 @@ std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
       args.insert(args.begin(), py(op.src));
       return py(op.result) + " = " + fn + "(" + join(args, ", ") + ")";
     }
+    case OpKind::IndexCopy:  // the index as the int64 tensor torch takes
+      return py(op.result) + " = torch.index_copy(" + py(op.src) + ", " + args[0] + ", torch.tensor(" +
+             args[1] + ", dtype=torch.int64), " + py(op.other) + ")";
     default: break;  // every copy op: its function by the table's name, told its dim order
   }
   args.insert(args.begin(), py(op.src));

@@ -82,6 +82,9 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copi
     case OpKind::AddOut:
       return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Relu: return op.result + " = torch.relu(" + op.src + ")";
+    case OpKind::IndexCopy:
+      return op.result + " = torch.index_copy(" + op.src + ", " + std::to_string(op.dim) + ", torch.tensor(" +
+             list(op.ints) + ", dtype=torch.int64), " + op.other + ")";
     case OpKind::Add: return "add_(" + op.target + ", " + std::to_string(op.scalar) + ")";
     // As written (the worker runs the same line): torch is the judge of overlap.
     case OpKind::Copy: return op.target + ".copy_(" + op.src + ")";

@@ -46,7 +46,7 @@ void drop_input_dim(Case& c, size_t k, int removed) {
 bool input_used(const Case& c, size_t k) {
   const std::string& name = c.inputs[k].name;
   for (const Op& op : c.ops)
-    if (op.src == name || op.target == name) return true;
+    if (op.src == name || op.target == name || op.other == name) return true;
   for (const std::string& o : c.outputs)
     if (o == name) return true;
   return false;
@@ -364,7 +364,8 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       case OpKind::Slice:
       case OpKind::Select:
       case OpKind::AddOut:
-      case OpKind::Relu: break;  // eager programs: shrunk by dropping ops and sizes
+      case OpKind::Relu:
+      case OpKind::IndexCopy: break;  // eager programs: shrunk by dropping ops and sizes
       default: generic_arg_reductions(op, rank, with_running); break;
     }
   }

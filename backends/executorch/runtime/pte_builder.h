@@ -172,6 +172,7 @@ class Builder {
       for (const ArgSpec& a : op_kind_info(op.kind).args) {
         switch (a.kind) {
           case ArgKind::Tensor: call.args.push_back(oi.src); break;
+          case ArgKind::NamedTensor: call.args.push_back(oi.other); break;
           case ArgKind::Scalar:
           case ArgKind::Int: call.args.push_back(arg(int_at(op, a.slot, -1, op_int(op, a.slot)))); break;
           case ArgKind::OptInt: {
