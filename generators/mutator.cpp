@@ -126,8 +126,16 @@ void keep_printable(Op& op) {
       op.dim_order->resize(kMaxCaseRank + 1);
     for (int& d : *op.dim_order) d = std::clamp(d, 0, kMaxCaseRank - 1);
   }
-  if (op.kind != OpKind::Clone) op.dim_order.reset();
-  if (op.kind != OpKind::SqueezeCopy && op.kind != OpKind::ViewCopy) op.ints.clear();
+  // Only the fields the op's schema has (vocab/op_schema.h): expand_copy's sizes
+  // and index_copy's index stay (until 2026-12-05 only squeeze_copy's and
+  // view_copy's lists did, so a mutant's expand_copy lost its sizes).
+  bool ints = false, order = false;
+  for (const ArgSpec& a : op_kind_info(op.kind).args) {
+    ints = ints || a.slot == ArgSlot::Ints;
+    order = order || a.slot == ArgSlot::DimOrder;
+  }
+  if (!order) op.dim_order.reset();
+  if (!ints) op.ints.clear();
   if (op.kind != OpKind::SqueezeCopy || op.ints.size() != 1) op.single_dim = false;
 }
 

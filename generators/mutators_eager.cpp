@@ -4,7 +4,8 @@
 // then reads wrong: issue 36), relu of any value, and index_copy into such a base
 // (the KV cache's update, which the native delegate makes index_copy_). A case without eager ops is
 // left alone ("did not apply"): relu would make it an eager program that the
-// in-process backends refuse.
+// in-process backends refuse. Each leaves room for what it inserts below the
+// fuzzer's op limit (kFuzzMaxOps): repair would cut the read that makes the probe.
 #include "generators/mutator_util.h"
 
 namespace slicefuzz::mut {
@@ -23,7 +24,7 @@ std::string insert_relu_at(Case& c, const std::string& src, size_t at) {
 }
 
 bool relu_of_viewed_base(Case& c, Rng& rng) {
-  if (!c.has_eager_ops() || c.ops.size() + 2 > kMaxOps) return false;
+  if (!c.has_eager_ops() || c.ops.size() + 2 > kFuzzMaxOps) return false;
   std::vector<size_t> views;
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const OpKind k = c.ops[i].kind;
@@ -46,7 +47,7 @@ bool relu_of_viewed_base(Case& c, Rng& rng) {
 }
 
 bool insert_relu(Case& c, Rng& rng) {
-  if (!c.has_eager_ops() || c.ops.size() + 1 > kMaxOps) return false;
+  if (!c.has_eager_ops() || c.ops.size() + 1 > kFuzzMaxOps) return false;
   std::vector<std::string> names = defined_before(c, c.ops.size());
   const std::string src = names[below(rng, names.size())];
   size_t first = 0;  // the op after src's definition (0 for an input)
@@ -62,7 +63,7 @@ bool insert_relu(Case& c, Rng& rng) {
 // so the op runs wherever base has a dim and that dim an element (else it must
 // fail, which is a case too).
 bool index_copy_of_viewed_base(Case& c, Rng& rng) {
-  if (!c.has_eager_ops() || c.ops.size() + 4 > kMaxOps) return false;
+  if (!c.has_eager_ops() || c.ops.size() + 4 > kFuzzMaxOps) return false;
   std::vector<size_t> views;
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const OpKind k = c.ops[i].kind;

@@ -70,6 +70,7 @@ void index_copy_elements(uint8_t* self, const std::vector<int64_t>& sizes, const
   const int64_t n = rank > 0 ? sizes[d] : 1;
   const int64_t k = static_cast<int64_t>(index.size());
   const size_t row = static_cast<size_t>(inner) * es;
+  if (row == 0) return;  // slices of no element: nothing moves (and the buffers may be empty)
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t j = 0; j < k; ++j)
       std::memcpy(self + static_cast<size_t>(o * n + index[j]) * row,

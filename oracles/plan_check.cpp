@@ -46,7 +46,7 @@ PlanVerdict judge_plan(const Case& c, const ProgramInfo& info, const RewritePlan
   std::vector<Span> live(nv);
   for (int v = 0; v < nv; ++v) live[v].first = live[v].last = info.values[v].def_op + 1;
   for (int k = 0; k < ops_run; ++k)
-    for (int v : {info.ops[k].src, info.ops[k].target})
+    for (int v : {info.ops[k].src, info.ops[k].target, info.ops[k].other})
       if (v >= 0 && v < nv) live[v].last = std::max(live[v].last, k + 1);
   for (int v : info.outputs)
     if (v < nv) live[v].last = end_step;

@@ -169,6 +169,7 @@ std::vector<int> last_direct_use(const Case& c, const ProgramInfo& info) {
     const OpInfo& oi = info.ops[k];
     if (oi.src >= 0) last[oi.src] = k;
     if (oi.target >= 0) last[oi.target] = k;
+    if (oi.other >= 0) last[oi.other] = k;
   }
   return last;
 }

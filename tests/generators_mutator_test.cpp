@@ -68,7 +68,9 @@ TEST(Mutator, EveryMutatorAppliesAndKeepsCasesWellFormed) {
     if (std::string(m.name).find("Execution") != std::string::npos || std::string(m.name) == "MoveRangeBottom")
       continue;
     // The eager mutators apply to eager programs only (EagerMutatorsApplyToEagerProgramsOnly).
-    if (std::string(m.name).find("Relu") != std::string::npos) continue;
+    if (std::string(m.name).find("Relu") != std::string::npos ||
+        std::string(m.name).find("IndexCopy") != std::string::npos)
+      continue;
     const int applied = apply_all(m, cases, [](const Case&, const Case&) {});
     std::printf("%-22s applied %3d of %zu\n", m.name, applied, cases.size() * 3);
     EXPECT_GT(applied, 10) << m.name;
