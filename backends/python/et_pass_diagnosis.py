@@ -7,7 +7,11 @@ judge. A pipeline changes nodes two ways:
 The diagnosis reverts one changed node at a time on a fresh run of the pipeline
 and reruns the graph; a change whose reverting alone makes the first wrong result
 (outputs in order, then the input's final value) the edge graph's is to blame: a
-program with two root causes gets the one behind its first wrong result. The cause word names the passes, not where the value shows:
+program with two root causes gets the one behind its first wrong result. When no
+single revert fixes it (two instances of one cause that compound: each alone
+already makes that result wrong), the other way round: the smallest set of
+changes (one, then two) that alone, with every other change reverted, makes the
+result wrong is to blame. The cause word names the passes, not where the value shows:
   alias-read-after-inplace-write:<alias pass>:<reinplace pass>
       reverting an alias fixes it and so does reverting an in-place write (the
       alias reads its base after the write: the probe of issue 36)
@@ -111,17 +115,50 @@ def diagnose(build, prefixes, run, x_like, alias_pass, reinplace_pass):
              "first wrong result: %d (outputs in order, then the input)" % wrong,
              "changed nodes: " + (", ".join(names) or "none")]
     fixes = {"alias": [], "inplace": []}
+
+    def kind_of(node):
+        return "inplace" if is_inplace(node.target) else "alias"
     for name in names:
         ep1, n1 = build()
         ep1 = passes(ep1)
         node = next(m for m in ep1.graph.nodes if m.name == name)
-        kind = "inplace" if is_inplace(node.target) else "alias"
+        kind = kind_of(node)
         node.target = functional_of(node.target)
         got = result(ep1, n1)
         ok = wrong < len(got) and equal(got[wrong], expected[wrong])
         lines.append("reverting %s (%s) %s" % (name, kind, "gives the edge graph's result" if ok else "does not fix it"))
         if ok:
             fixes[kind].append(node)
+    if not fixes["alias"] and not fixes["inplace"]:
+        culprits = _smallest_breaking_set(build, passes, result, names, wrong, expected, lines)
+        for node in culprits:
+            fixes[kind_of(node)].append(node)
+    return _cause(fixes, alias_pass, reinplace_pass, lines)
+
+
+def _smallest_breaking_set(build, passes, result, names, wrong, expected, lines):
+    """The nodes of the first set of changes (singletons, then pairs, in graph
+    order) that alone make result `wrong` differ, every other change reverted;
+    [] when none does."""
+    import itertools
+    for size in (1, 2):
+        for keep in itertools.combinations(names, size):
+            ep1, n1 = build()
+            ep1 = passes(ep1)
+            kept = []
+            for node in ep1.graph.nodes:
+                if node.name in names and node.name not in keep:
+                    node.target = functional_of(node.target)
+                elif node.name in keep:
+                    kept.append(node)
+            got = result(ep1, n1)
+            if wrong >= len(got) or not equal(got[wrong], expected[wrong]):
+                lines.append("keeping only %s (every other change reverted) makes it wrong" % ", ".join(keep))
+                return kept
+    return []
+
+
+def _cause(fixes, alias_pass, reinplace_pass, lines):
     if fixes["alias"] and fixes["inplace"]:
         # Which way the write goes: into the alias (or an alias of it), so its base
         # changes (rule 3 of the design: an alias is never written), or into the
