@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Five wrong results from ExecuTorch's native delegate passes, standalone: torch
-1.13 and the upstream files only (no slicefuzz code). Found by slicefuzz's
-et-native-delegate backend (docs/executorch.md, "ExecuTorch's Python passes").
-Exit 0 when all five reproduce, 1 otherwise.
+"""Six wrong results from ExecuTorch's shipped passes, standalone: torch 1.13 and
+the upstream files only (no slicefuzz code). Found by slicefuzz's et-native-delegate
+and et-exir-reinplace backends (docs/executorch.md, "ExecuTorch's Python passes").
+Programs 1-5 run the native delegate's passes, program 6 exir's reinplace_pass
+alone with its default op set. Exit 0 when all six reproduce, 1 otherwise.
 
 1. slice_after_relu: ReplaceCopyWithAliasPass aliases a slice whose base a later
    in-place relu (made by NativeReinplacePass) overwrites; the slice then reads
@@ -26,6 +27,11 @@ Exit 0 when all five reproduce, 1 otherwise.
    place of relu: NativeReinplacePass makes index_copy(cache, 0, pos, k) into
    index_copy_ (nothing after it reads cache), ReplaceCopyWithAliasPass makes the
    slice of cache taken before it an alias; the slice then reads the new row.
+6. index_put_of_an_output: program 2's root cause reached through exir's
+   reinplace_pass with its default op set ({index_put}, what
+   to_executorch(ExecutorchBackendConfig(run_reinplace_pass=True)) runs):
+   `t = x - 7; c = t.index_put([None, pos], k); return c, t` gets
+   index_put_(t), so output t holds the written column.
 
   /usr/bin/python3 docs/et_native_delegate_findings.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
   (here: ../shared/executorch ../shared/native-delegate)
@@ -192,19 +198,28 @@ def main(src, overlay):
         cache2 = torch.index_copy(cache, 0, torch.tensor([0]), k)
         return s + 1, cache2
 
+    def index_put_of_an_output(x):  # exir's default set: t written in place, then returned
+        t = x - 7
+        c = torch.ops.aten.index_put(t, [None, torch.tensor([0])], x[:, 2:3])
+        return c, t
+
     x = torch.arange(12, dtype=torch.float32).reshape(4, 3) - 5
     differ = 0
     for f in (slice_after_relu, relu_of_an_output, relu_into_a_mutated_input, relu_of_a_slice,
               slice_after_index_copy):
         differ += run_program(f, x, passes, ops, ExportedProgram)
+    reinplace = importlib.import_module("executorch.exir.passes.reinplace")
+    differ += run_program(index_put_of_an_output, x, passes, ops, ExportedProgram,
+                          pipeline=lambda ep: reinplace.reinplace_pass(ep))  # its DEFAULT_INPLACEABLE_OPS
     for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
               "exir.passes.reinplace"):
         print("ran", sys.modules["executorch." + m].__file__)
-    return 0 if differ == 5 else 1
+    return 0 if differ == 6 else 1
 
 
-def run_program(f, x, passes, ops, ExportedProgram):
-    """1 when the native delegate's result differs from eager PyTorch's."""
+def run_program(f, x, passes, ops, ExportedProgram, pipeline=None):
+    """1 when the passes' result differs from eager PyTorch's: the native
+    delegate's (upstream's order), or `pipeline(ep)` when given."""
     gm = make_fx(functionalize(f, remove="mutations_and_views"))(x.clone())
     # As torch.export does: a write to the input is an output (first) that the
     # signature names a user-input mutation; the runtime writes it back at the end.
@@ -231,11 +246,14 @@ def run_program(f, x, passes, ops, ExportedProgram):
     print("== %s\nedge graph:\n%s" % (f.__name__, gm.code.strip()))
     ep = ExportedProgram(gm, sig)
     base = sys.modules["executorch.exir.pass_base"].ExportedProgramPassBase
-    for p in passes.get_default_passes():
-        ep = p(ep).exported_program if isinstance(p, base) else ExportedProgram(p(ep.graph_module).graph_module, sig)
-    passes.ReplaceCopyWithAliasPass()(ep.graph_module)
+    if pipeline is not None:
+        ep = pipeline(ep)
+    else:
+        for p in passes.get_default_passes():
+            ep = p(ep).exported_program if isinstance(p, base) else ExportedProgram(p(ep.graph_module).graph_module, sig)
+        passes.ReplaceCopyWithAliasPass()(ep.graph_module)
     ep.graph_module.recompile()
-    print("after the native delegate's passes:\n" + ep.graph_module.code.strip())
+    print("after the passes:\n" + ep.graph_module.code.strip())
     x_native = x.clone()
     got = list(ep.graph_module(x_native))
     if mutated:
@@ -243,7 +261,7 @@ def run_program(f, x, passes, ops, ExportedProgram):
     got.append(x_native)
     for i, (e, g) in enumerate(zip(expected, got)):
         if not torch.equal(e, g):
-            print("MISMATCH in output %d:\n  eager  %s\n  native %s" % (i, e.tolist(), g.tolist()))
+            print("MISMATCH in output %d:\n  eager  %s\n  passes %s" % (i, e.tolist(), g.tolist()))
             return 1
     print("outputs agree: not reproduced")
     return 0

@@ -226,10 +226,14 @@ rc::Gen<Case> genEagerCase() {
           shapes.push_back(shapes[view.first]);
         }
       } else if (kind == 8) {
-        // index_copy(self, dim, index, source), as a KV cache's update: source is
-        // a slice of a value of self's sizes (k slices along dim, shifted by an
-        // add); self is often a base some view was taken of, and that view is
-        // read after (re-inplacing makes index_copy_, an alias pass the view).
+        // index_copy(self, dim, index, source) or index_put(self, [None] * dim +
+        // [index], values), as a KV cache's update: the source is a slice of a
+        // value of self's sizes (k slices along dim, shifted by an add; for
+        // index_put sometimes its row 0 along dim 0, broadcast back, and negative
+        // indices); self is often a base some view was taken of, and that view is
+        // read after (re-inplacing makes index_copy_/index_put_, an alias pass
+        // the view).
+        const bool put = *rc::gen::inRange(0, 2) == 0;
         const bool of_viewed_base = !views_of.empty() && *rc::gen::inRange(0, 10) < 6;
         const auto view = views_of.empty() ? std::pair<size_t, size_t>{0, 0}
                                            : views_of[*rc::gen::inRange<size_t>(0, views_of.size())];
@@ -261,6 +265,19 @@ rc::Gen<Case> genEagerCase() {
         c.ops.push_back(shifted);
         names.push_back(shifted.result);
         shapes.push_back(slices);
+        std::string written = shifted.result;
+        if (put && slices[0] > 0 && *rc::gen::inRange(0, 5) == 0) {  // values broadcast over dim 0
+          Op row;
+          row.kind = OpKind::Select;  // a view: every eager backend carries it
+          row.src = shifted.result;
+          row.result = generated_value_name(names.size() - 1);
+          row.dim = 0;
+          row.index = 0;
+          c.ops.push_back(row);
+          names.push_back(row.result);
+          shapes.push_back(std::vector<int64_t>(slices.begin() + 1, slices.end()));
+          written = row.result;
+        }
         // Distinct positions along dim; rarely one out of range (the op must fail).
         std::vector<int64_t> positions(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) positions[static_cast<size_t>(i)] = i;
@@ -268,12 +285,15 @@ rc::Gen<Case> genEagerCase() {
           std::swap(positions[static_cast<size_t>(i)],
                     positions[static_cast<size_t>(*rc::gen::inRange<int64_t>(i, n))]);
         positions.resize(static_cast<size_t>(k));
-        if (k > 0 && *rc::gen::inRange(0, 100) < 3) positions[0] = *rc::gen::element<int64_t>(-1, n);
-        op.kind = OpKind::IndexCopy;
+        if (put)  // index_put counts negative indices from the end
+          for (int64_t& i : positions)
+            if (*rc::gen::inRange(0, 10) < 3) i -= n;
+        if (k > 0 && *rc::gen::inRange(0, 100) < 3) positions[0] = *rc::gen::element<int64_t>(-n - 1, n);
+        op.kind = put ? OpKind::IndexPut : OpKind::IndexCopy;
         op.src = names[self];
         op.dim = d;
         op.ints = positions;
-        op.other = shifted.result;
+        op.other = written;
         op.result = generated_value_name(names.size() - 1);
         returned.push_back(op.result);
         names.push_back(op.result);

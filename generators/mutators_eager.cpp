@@ -1,8 +1,9 @@
 // The mutators of eager programs (case format version 2, for backends that
 // declare eager_ops): relu of a base some view or view-copy was taken of, with
 // that view read after it (what a re-inplacing pass makes relu_ and an alias pass
-// then reads wrong: issue 36), relu of any value, and index_copy into such a base
-// (the KV cache's update, which the native delegate makes index_copy_). A case without eager ops is
+// then reads wrong: issue 36), relu of any value, and index_copy or index_put into
+// such a base (the KV cache's update, which the native delegate makes index_copy_
+// and exir's default reinplace set index_put_). A case without eager ops is
 // left alone ("did not apply"): relu would make it an eager program that the
 // in-process backends refuse. Each leaves room for what it inserts below the
 // fuzzer's op limit (kFuzzMaxOps): repair would cut the read that makes the probe.
@@ -58,11 +59,12 @@ bool insert_relu(Case& c, Rng& rng) {
   return true;
 }
 
-// `y = index_copy(base, dim=D, index=[0], source=s)` after a view of base, with
+// `y = index_copy(base, dim=D, index=[0], source=s)` (or index_put, the same
+// arguments, values=s) after a view of base, with
 // s = add(slice_copy(base, dim=D, 0..1), 1) and the view read after: D is 0 or -1,
 // so the op runs wherever base has a dim and that dim an element (else it must
 // fail, which is a case too).
-bool index_copy_of_viewed_base(Case& c, Rng& rng) {
+bool index_write_of_viewed_base(Case& c, Rng& rng) {
   if (!c.has_eager_ops() || c.ops.size() + 4 > kFuzzMaxOps) return false;
   std::vector<size_t> views;
   for (size_t i = 0; i < c.ops.size(); ++i) {
@@ -95,7 +97,7 @@ bool index_copy_of_viewed_base(Case& c, Rng& rng) {
   const std::string source = shifted.result;
   insert(std::move(shifted));
   Op update;
-  update.kind = OpKind::IndexCopy;
+  update.kind = chance(rng, 50) ? OpKind::IndexCopy : OpKind::IndexPut;
   update.src = base;
   update.result = fresh_name(c);
   update.dim = dim;
@@ -118,7 +120,7 @@ bool index_copy_of_viewed_base(Case& c, Rng& rng) {
 std::vector<CaseMutator> eager_mutators() {
   return {{"ReluOfViewedBase", relu_of_viewed_base, false},
           {"InsertRelu", insert_relu, false},
-          {"IndexCopyOfViewedBase", index_copy_of_viewed_base, false}};
+          {"IndexWriteOfViewedBase", index_write_of_viewed_base, false}};
 }
 
 }  // namespace slicefuzz::mut

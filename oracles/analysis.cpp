@@ -7,6 +7,7 @@
 
 #include "oracles/judge_facts.h"
 #include "oracles/judge_index_copy.h"
+#include "oracles/judge_index_put.h"
 #include "oracles/judge_layouts.h"
 #include "oracles/judge_overlap.h"
 #include "oracles/values.h"
@@ -196,6 +197,9 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
       if (why.empty() && op.kind == OpKind::IndexCopy)
         why = judge::index_copy_error(layout_of(oi.src), src.dtype, layout_of(oi.other),
                                       info.values[oi.other].dtype, op.dim, op.ints);
+      if (why.empty() && op.kind == OpKind::IndexPut)
+        why = judge::index_put_error(layout_of(oi.src), src.dtype, layout_of(oi.other),
+                                     info.values[oi.other].dtype, op.dim, op.ints);
       // Eager views take no bytes of their own: they share their source's storage.
       ValueInfo& result = info.values[oi.result];
       if (why.empty()) {

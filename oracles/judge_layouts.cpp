@@ -255,6 +255,13 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       keep_capacity_assign(r.layout.dim_order, identity_order(rank));
       return;
     }
+    case OpKind::IndexPut:
+      // torch clones self keeping its layout (measured: a permuted self keeps its
+      // strides); its index and values are judged with the values (judge_index_put.h).
+      if (rank == 0) return void(r.error = "index_put: too many indices for a tensor of dimension 0");
+      if (dim_index(rank, op.dim) < 0)
+        return void(r.error = dim_range_error("index_put", op.dim, -rank, rank - 1));
+      return;
     case OpKind::Select:
     case OpKind::SelectCopy: {
       r.error = select_error(in.sizes, op.dim, op.index);
@@ -418,6 +425,7 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
     case OpKind::AddOut:
     case OpKind::Relu:
     case OpKind::IndexCopy:
+    case OpKind::IndexPut:
     case OpKind::Add:
     case OpKind::Copy: break;
   }

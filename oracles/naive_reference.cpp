@@ -23,6 +23,7 @@
 
 #include "oracles/judge_facts.h"
 #include "oracles/judge_index_copy.h"
+#include "oracles/judge_index_put.h"
 #include "oracles/judge_layouts.h"
 #include "oracles/judge_overlap.h"
 #include "oracles/oracle.h"
@@ -289,6 +290,20 @@ class NaiveReference {
     const TensorValue source = mem_.read(values_[oi.other]);
     judge::index_copy_elements(v.bytes.data(), v.sizes, source.bytes.data(), op.dim, op.ints,
                                element_size(v.dtype));
+    define(oi.result, std::move(v), out.layout);
+    return OpStatus::success();
+  }
+  OpStatus IndexPut(const Op& op, const OpInfo& oi, int) {
+    const judge::OpOutcome& out = outcome(op, oi.src);
+    std::string err = out.error;
+    if (err.empty())
+      err = judge::index_put_error(layout_of(oi.src), info_.values[oi.src].dtype, layout_of(oi.other),
+                                   info_.values[oi.other].dtype, op.dim, op.ints);
+    if (!err.empty()) return OpStatus::error(err);
+    TensorValue v = mem_.read(values_[oi.src]);
+    const TensorValue values = mem_.read(values_[oi.other]);
+    judge::index_put_elements(v.bytes.data(), v.sizes, values.bytes.data(), values.sizes, op.dim, op.ints,
+                              element_size(v.dtype));
     define(oi.result, std::move(v), out.layout);
     return OpStatus::success();
   }

@@ -319,6 +319,26 @@ class TorchEvaluator {
       if (!meta_) values_[oi.result].copy_(result);
     });
   }
+  OpStatus IndexPut(const Op& op, const OpInfo& oi, int) {
+    return run([&] {
+      const at::Tensor& self = values_[oi.src];
+      const at::Tensor& values = values_[oi.other];
+      if (self.scalar_type() != values.scalar_type())
+        throw std::invalid_argument("index_put: dtypes differ (slicefuzz programs do not cast)");
+      // indices = [None] * dim + [index] (a 0-dim self: [index], which torch refuses).
+      const int64_t rank = self.dim();
+      const int64_t dim = rank > 0 && op.dim < 0 ? op.dim + rank : op.dim;
+      if (rank > 0 && (dim < 0 || dim >= rank))
+        throw std::invalid_argument("index_put: dim " + std::to_string(op.dim) + " is out of range");
+      c10::List<c10::optional<at::Tensor>> indices;
+      for (int64_t i = 0; i < dim; ++i) indices.push_back(c10::nullopt);
+      indices.push_back(at::tensor(op.ints, at::kLong));
+      at::Tensor result;
+      if (!meta_) result = at::index_put(self, indices, values);
+      values_[oi.result] = fresh(oi.result, self.sizes());
+      if (!meta_) values_[oi.result].copy_(result);
+    });
+  }
   // Eager ops (version 2): a view IS torch's view, sharing the base's storage,
   // so add_/copy_ through it (or through the base) are seen by both.
   OpStatus Slice(const Op& op, const OpInfo& oi, int) {

@@ -138,7 +138,8 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::Select:
     case OpKind::AddOut:
     case OpKind::Relu:
-    case OpKind::IndexCopy: break;
+    case OpKind::IndexCopy:
+    case OpKind::IndexPut: break;
   }
   OpLayoutFacts f;
   f.result = layout_of(src);

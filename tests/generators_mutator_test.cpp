@@ -69,7 +69,7 @@ TEST(Mutator, EveryMutatorAppliesAndKeepsCasesWellFormed) {
       continue;
     // The eager mutators apply to eager programs only (EagerMutatorsApplyToEagerProgramsOnly).
     if (std::string(m.name).find("Relu") != std::string::npos ||
-        std::string(m.name).find("IndexCopy") != std::string::npos)
+        std::string(m.name).find("IndexWrite") != std::string::npos)
       continue;
     const int applied = apply_all(m, cases, [](const Case&, const Case&) {});
     std::printf("%-22s applied %3d of %zu\n", m.name, applied, cases.size() * 3);
@@ -89,7 +89,7 @@ TEST(Mutator, EagerMutatorsApplyToEagerProgramsOnly) {
     repair_case(c, kFuzzByteBudget, kFuzzMaxOps);
     eager.push_back(std::move(c));
   }
-  for (const char* name : {"ReluOfViewedBase", "InsertRelu", "IndexCopyOfViewedBase"}) {
+  for (const char* name : {"ReluOfViewedBase", "InsertRelu", "IndexWriteOfViewedBase"}) {
     int on_copies = 0;
     for (const Case& c : copies) on_copies += c.has_eager_ops() ? 0 : 1;
     ASSERT_GT(on_copies, 0);
@@ -101,11 +101,13 @@ TEST(Mutator, EagerMutatorsApplyToEagerProgramsOnly) {
       if (std::string(name) == "InsertRelu") return;
       // relu(base) or index_copy(base, ...) after the view of base, then a read
       // of the view after it; index_copy's source is defined before it.
-      const OpKind kind = std::string(name) == "ReluOfViewedBase" ? OpKind::Relu : OpKind::IndexCopy;
+      const bool relu = std::string(name) == "ReluOfViewedBase";
       bool ok = false;
       for (size_t r = 0; r < after.ops.size() && !ok; ++r) {
-        if (after.ops[r].kind != kind || r + 1 >= after.ops.size()) continue;
-        if (kind == OpKind::IndexCopy && (r < 2 || after.ops[r - 1].result != after.ops[r].other)) continue;
+        const OpKind kind = after.ops[r].kind;
+        const bool write = kind == OpKind::IndexCopy || kind == OpKind::IndexPut;
+        if ((relu ? kind != OpKind::Relu : !write) || r + 1 >= after.ops.size()) continue;
+        if (write && (r < 2 || after.ops[r - 1].result != after.ops[r].other)) continue;
         const Op& read = after.ops[r + 1];
         for (size_t v = 0; v < r && !ok; ++v)
           ok = after.ops[v].result == read.src && after.ops[v].src == after.ops[r].src;

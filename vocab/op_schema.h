@@ -91,6 +91,13 @@ inline constexpr ArgSpec kExpand[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
 inline constexpr ArgSpec kIndexCopy[] = {{"dim", K::Int, S::Dim, R::Dim},
                                          {"index", K::IntList, S::Ints, R::Positions},
                                          {"source", K::NamedTensor, S::Other, R::Operand}};
+// aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool
+// accumulate=False) with one index tensor, at `dim` (indices = [None] * dim +
+// [index]: `cache[:, pos] = k`, what torch.export gives a KV cache's update):
+// written like index_copy, its values broadcast to the indexed shape.
+inline constexpr ArgSpec kIndexPut[] = {{"dim", K::Int, S::Dim, R::Dim},
+                                        {"index", K::IntList, S::Ints, R::Positions},
+                                        {"values", K::NamedTensor, S::Other, R::Operand}};
 // An op with no argument after its operand (relu).
 inline constexpr ArgList kNone{};
 }  // namespace op_args
@@ -125,7 +132,8 @@ inline constexpr ArgList kNone{};
   X(NarrowCopy, "narrow_copy", 3, false, Defines, "et_slice", kNarrow, "narrow_copy_out", "narrow") \
   X(ExpandCopy, "expand_copy", 3, false, Defines, "et_view", kExpand, "expand_copy_out", "expand") \
   X(Relu, "relu", 2, true, Defines, "", kNone, "", "")                                         \
-  X(IndexCopy, "index_copy", 2, true, Defines, "", kIndexCopy, "", "")
+  X(IndexCopy, "index_copy", 2, true, Defines, "", kIndexCopy, "", "")                         \
+  X(IndexPut, "index_put", 2, true, Defines, "", kIndexPut, "", "")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 

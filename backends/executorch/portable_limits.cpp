@@ -90,6 +90,7 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
     case OpKind::AddOut:
     case OpKind::Relu:  // eager ops: the backend declares none (Backend::eager_ops)
     case OpKind::IndexCopy:
+    case OpKind::IndexPut:
       return {};
     default:  // the ops that run through a boxed kernel
       if (!et_kernels::boxed_kernel(op.kind))

@@ -27,6 +27,7 @@ OP_FORMS = [
     ("select", re.compile(rf"(\w+)\s*=\s*select\((\w+),\s*dim=({_INT}),\s*index=({_INT})\)$")),
     ("select_copy", re.compile(rf"(\w+)\s*=\s*select_copy\((\w+),\s*dim=({_INT}),\s*index=({_INT})\)$")),
     ("relu", re.compile(r"(\w+)\s*=\s*relu\((\w+)\)$")),
+    ("index_put", re.compile(rf"(\w+)\s*=\s*index_put\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*values=(\w+)\)$")),
     ("index_copy", re.compile(rf"(\w+)\s*=\s*index_copy\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*source=(\w+)\)$")),
     ("clone", re.compile(r"(\w+)\s*=\s*clone\((\w+)\)$")),
     ("add", re.compile(rf"(\w+)\s*=\s*add\((\w+),\s*({_INT})\)$")),
@@ -136,6 +137,14 @@ def eager_function(case):
                 env[a[0]] = select_copy(env[a[1]], int(a[2]), int(a[3]))
             elif kind == "relu":
                 env[a[0]] = torch.relu(env[a[1]])
+            elif kind == "index_put":  # indices = [None] * dim + [index]
+                self_ = env[a[1]]
+                index = torch.tensor([int(v) for v in a[3].split(",") if v.strip()], dtype=torch.int64)
+                d, r = int(a[2]), self_.dim()
+                if r > 0 and not -r <= d < r:
+                    raise IndexError("index_put: dim %d is out of range" % d)
+                nones = [None] * (d % r if r > 0 else 0)
+                env[a[0]] = torch.ops.aten.index_put(self_, nones + [index], env[a[4]])
             elif kind == "index_copy":  # the index: an int64 tensor of the entries
                 index = torch.tensor([int(v) for v in a[3].split(",") if v.strip()], dtype=torch.int64)
                 env[a[0]] = torch.index_copy(env[a[1]], int(a[2]), index, env[a[4]])

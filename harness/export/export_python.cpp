@@ -147,6 +147,9 @@ std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
     case OpKind::IndexCopy:  // the index as the int64 tensor torch takes
       return py(op.result) + " = torch.index_copy(" + py(op.src) + ", " + args[0] + ", torch.tensor(" +
              args[1] + ", dtype=torch.int64), " + py(op.other) + ")";
+    case OpKind::IndexPut:  // indices = [None] * dim + [index]
+      return py(op.result) + " = index_put_at(" + py(op.src) + ", " + args[0] + ", " + args[1] + ", " +
+             py(op.other) + ")";
     default: break;  // every copy op: its function by the table's name, told its dim order
   }
   args.insert(args.begin(), py(op.src));

@@ -137,6 +137,16 @@ def add_out(t, k):
     add_(out, k)
     return out
 
+
+def index_put_at(t, dim, index, values):
+    """The eager op index_put with one index tensor at dim: indices = [None] * dim
+    + [index], as torch.export writes `t[:, index] = values`."""
+    r = t.dim()
+    if r > 0 and not -r <= dim < r:
+        raise IndexError('index_put: dim %d is out of range' % dim)
+    nones = [None] * (dim % r if r > 0 else 0)
+    return torch.ops.aten.index_put(t, nones + [torch.tensor(index, dtype=torch.int64)], values)
+
 )py";
 
 // replay, per-value layouts: canonical strides in a given dim order

@@ -82,6 +82,14 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copi
     case OpKind::AddOut:
       return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
     case OpKind::Relu: return op.result + " = torch.relu(" + op.src + ")";
+    case OpKind::IndexPut: {  // indices = [None] * dim + [index]
+      const int64_t r = static_cast<int64_t>(info.values[src].sizes.size());
+      const int64_t d = op.dim < 0 ? op.dim + r : op.dim;
+      if (r > 0 && (d < 0 || d >= r))
+        return "raise IndexError('index_put: dim " + std::to_string(op.dim) + " is out of range')";
+      return op.result + " = torch.ops.aten.index_put(" + op.src + ", [None] * " + std::to_string(r > 0 ? d : 0) +
+             " + [torch.tensor(" + list(op.ints) + ", dtype=torch.int64)], " + op.other + ")";
+    }
     case OpKind::IndexCopy:
       return op.result + " = torch.index_copy(" + op.src + ", " + std::to_string(op.dim) + ", torch.tensor(" +
              list(op.ints) + ", dtype=torch.int64), " + op.other + ")";

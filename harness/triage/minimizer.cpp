@@ -365,7 +365,8 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       case OpKind::Select:
       case OpKind::AddOut:
       case OpKind::Relu:
-      case OpKind::IndexCopy: break;  // eager programs: shrunk by dropping ops and sizes
+      case OpKind::IndexCopy:
+      case OpKind::IndexPut: break;  // eager programs: shrunk by dropping ops and sizes
       default: generic_arg_reductions(op, rank, with_running); break;
     }
   }
