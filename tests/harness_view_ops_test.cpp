@@ -49,6 +49,8 @@ const std::map<std::string, std::string> kOneOpOfEachKind = {
     {"narrow_copy", "y = narrow_copy(t, dim=1, start=-2, length=2)"},
     {"expand_copy", "y = expand_copy(t, sizes=[2, 1, 3])"},
     {"relu", "y = relu(t)"},
+    {"index_copy", "y = index_copy(t, dim=0, index=[0], source=x)"},
+    {"index_put", "y = index_put(t, dim=0, index=[0], values=x)"},
 };
 
 Case one_op_case(const std::string& line) {
