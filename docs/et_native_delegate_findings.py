@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Six wrong results from ExecuTorch's shipped passes, standalone: torch 1.13 and
-the upstream files only (no slicefuzz code). Found by slicefuzz's et-native-delegate
-and et-exir-reinplace backends (docs/executorch.md, "ExecuTorch's Python passes").
-Programs 1-5 run the native delegate's passes, program 6 exir's reinplace_pass
-alone with its default op set. Exit 0 when all six reproduce, 1 otherwise.
+"""Seven wrong programs from ExecuTorch's shipped passes, standalone: torch 1.13
+and the upstream files only (no slicefuzz code). Found by slicefuzz's
+et-native-delegate and et-exir-reinplace backends (docs/executorch.md,
+"ExecuTorch's Python passes"). Programs 1-5 run the native delegate's passes,
+programs 6 and 7 exir's reinplace_pass alone with its default op set. Exit 0 when
+all seven reproduce, 1 otherwise.
 
 1. slice_after_relu: ReplaceCopyWithAliasPass aliases a slice whose base a later
    in-place relu (made by NativeReinplacePass) overwrites; the slice then reads
@@ -32,6 +33,12 @@ alone with its default op set. Exit 0 when all six reproduce, 1 otherwise.
    to_executorch(ExecutorchBackendConfig(run_reinplace_pass=True)) runs):
    `t = x - 7; c = t.index_put([None, pos], k); return c, t` gets
    index_put_(t), so output t holds the written column.
+7. index_put_of_itself: reinplace_pass makes index_put(t, [idx], t) into
+   index_put_(t, [idx], t): `_is_safe_to_reinplace` asks whether a later node
+   reads t, never whether the op itself reads t through another argument. The
+   in-place op then reads the rows it overwrites; PyTorch refuses it ("some
+   elements of the input tensor and the written-to tensor refer to a single
+   memory location"), where the functional program ran.
 
   /usr/bin/python3 docs/et_native_delegate_findings.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
   (here: ../shared/executorch ../shared/native-delegate)
@@ -203,18 +210,24 @@ def main(src, overlay):
         c = torch.ops.aten.index_put(t, [None, torch.tensor([0])], x[:, 2:3])
         return c, t
 
+    def index_put_of_itself(x):  # exir's default set: the values are the tensor written
+        t = x - 7
+        c = torch.ops.aten.index_put(t, [torch.tensor([1, 0, 3, 2])], t)
+        return (c,)
+
     x = torch.arange(12, dtype=torch.float32).reshape(4, 3) - 5
     differ = 0
     for f in (slice_after_relu, relu_of_an_output, relu_into_a_mutated_input, relu_of_a_slice,
               slice_after_index_copy):
         differ += run_program(f, x, passes, ops, ExportedProgram)
     reinplace = importlib.import_module("executorch.exir.passes.reinplace")
-    differ += run_program(index_put_of_an_output, x, passes, ops, ExportedProgram,
-                          pipeline=lambda ep: reinplace.reinplace_pass(ep))  # its DEFAULT_INPLACEABLE_OPS
+    for f in (index_put_of_an_output, index_put_of_itself):
+        differ += run_program(f, x, passes, ops, ExportedProgram,
+                              pipeline=lambda ep: reinplace.reinplace_pass(ep))  # its DEFAULT_INPLACEABLE_OPS
     for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
               "exir.passes.reinplace"):
         print("ran", sys.modules["executorch." + m].__file__)
-    return 0 if differ == 6 else 1
+    return 0 if differ == 7 else 1
 
 
 def run_program(f, x, passes, ops, ExportedProgram, pipeline=None):
@@ -255,7 +268,11 @@ def run_program(f, x, passes, ops, ExportedProgram, pipeline=None):
     ep.graph_module.recompile()
     print("after the passes:\n" + ep.graph_module.code.strip())
     x_native = x.clone()
-    got = list(ep.graph_module(x_native))
+    try:
+        got = list(ep.graph_module(x_native))
+    except RuntimeError as e:  # eager PyTorch ran the functional program; the rewritten one raises
+        print("RAISES after the passes (eager ran): %s" % str(e).splitlines()[0])
+        return 1
     if mutated:
         x_native.copy_(got.pop(0))  # the write-back of the input's new value, at the end
     got.append(x_native)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `slicefuzz export --python` on an et-* backend writes a script that needs only
 # torch and the ExecuTorch trees: it reproduces each known native-delegate finding
-# (exit 1, the differing output marked DIFF) with no slicefuzz checkout beside it
+# (exit 1, the differing output marked DIFF, or RAISES where the passes' graph raises) with no slicefuzz checkout beside it
 # (copied alone into an empty directory), and agrees on the control (exit 0).
 set -u
 SF=$1 REPO=$2
@@ -17,7 +17,7 @@ for c in "$REPO"/corpus/known/et-native-delegate/*.case; do
   fi
   grep -q "slicefuzz_worker\|sys.path.insert" "$TMP/$name/repro.py" && bad "$name: the script reaches for slicefuzz code"
   (cd "$TMP/$name" && /usr/bin/python3 repro.py > out 2>&1); rc=$?
-  [ $rc = 1 ] && grep -q "^DIFF " "$TMP/$name/out" && grep -q "^ran .*replace_copy_with_alias.py" "$TMP/$name/out" \
+  [ $rc = 1 ] && grep -q "^DIFF \|^RAISES " "$TMP/$name/out" && grep -q "^ran .*replace_copy_with_alias.py" "$TMP/$name/out" \
     && ok "$name: the exported script reproduces it with the upstream files alone" \
     || { bad "$name: exit $rc"; tail -5 "$TMP/$name/out"; }
 done

@@ -25,6 +25,12 @@ result wrong is to blame. The cause word names the passes, not where the value s
       only an in-place write is, into a mutable program input: its result
       aliases the input, whose write-back of another value then changes it
   <reinplace pass>:inplace-write-read-later   the same, the value read later
+  <reinplace pass>:inplace-write-of-its-own-operand
+      only an in-place write is, and the op also reads the value it overwrites
+      (index_put_(t, idx, t)): eager PyTorch refuses the overlap, a kernel
+      without the check reads values it has already written
+A rewritten graph that raises (where the edge graph runs) counts as every
+result wrong.
 """
 import torch
 
@@ -74,7 +80,15 @@ def _alias_chain(node):
     return names
 
 
+class Raised:
+    """A result in place of a graph's outputs: running the graph raised."""
+    def __init__(self, e):
+        self.message = "%s: %s" % (type(e).__name__, e)
+
+
 def equal(x, y):
+    if isinstance(x, Raised) or isinstance(y, Raised):
+        return False
     return x.shape == y.shape and x.dtype == y.dtype and torch.equal(x, y)
 
 
@@ -95,8 +109,13 @@ def diagnose(build, prefixes, run, x_like, alias_pass, reinplace_pass):
     text lines)."""
     def result(ep, n):
         xi = x_like()
-        outs = run(ep, n, xi)
+        try:
+            outs = run(ep, n, xi)
+        except RuntimeError as e:  # the rewritten graph raised: every result is wrong
+            return [Raised(e)] * (len(expected) if expected else 1)
         return list(outs) + [xi]
+
+    expected = None
 
     ep0, n = build()
     expected = result(ep0, n)
@@ -158,6 +177,17 @@ def _smallest_breaking_set(build, passes, result, names, wrong, expected, lines)
     return []
 
 
+def _nested_nodes(args):
+    """The fx nodes in args, lists included (index_put's indices)."""
+    found = []
+    for a in args:
+        if isinstance(a, torch.fx.Node):
+            found.append(a)
+        elif isinstance(a, (list, tuple)):
+            found += _nested_nodes(a)
+    return found
+
+
 def _cause(fixes, alias_pass, reinplace_pass, lines):
     if fixes["alias"] and fixes["inplace"]:
         # Which way the write goes: into the alias (or an alias of it), so its base
@@ -173,7 +203,9 @@ def _cause(fixes, alias_pass, reinplace_pass, lines):
         node = fixes["inplace"][0]
         out = next(m for m in node.graph.nodes if m.op == "output")
         written = node.args[0]
-        if written in out.all_input_nodes:
+        if written in _nested_nodes(node.args[1:]):
+            why = "inplace-write-of-its-own-operand"  # the op reads what it overwrites
+        elif written in out.all_input_nodes:
             why = "inplace-write-to-graph-output"
         elif written.op == "placeholder":  # its result aliases the input; the write-back then changes it
             why = "inplace-result-in-input-overwritten-by-write-back"

@@ -254,6 +254,14 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
     if (failed->name == std::string(kWorkerValuesCheck) && !report.findings.empty() &&
         report.findings.back().kind == FindingKind::VALUE_MISMATCH)
       ask_worker_to_diagnose(r, report.findings.back());
+    // The worker answered, on protocol, that the program it ran raised outside
+    // any op of the case: for a pass worker, the rewritten graph raised where
+    // the case runs (eager PyTorch ran it first), so its pass may be to blame.
+    const bool raised = r.worker && r.worker->status == WorkerAnswer::Status::Ok &&
+                        r.worker->path.error_op < 0 && !r.worker->path.error_message.empty();
+    if (failed->name == std::string(kWorkerAnswerCheck) && raised && !report.findings.empty() &&
+        report.findings.back().kind == FindingKind::CRASH)
+      ask_worker_to_diagnose(r, report.findings.back());
     return report;
   }
   if (!backend.out_of_process() && options.provenance_shadow && !inputs_fill_distinct(info, r.inputs))

@@ -116,6 +116,11 @@ static std::string worker_path_note(const std::string& log) {
 
 std::string finding_signature(const Case& c, const CaseSummary& f) {
   std::string s(finding_kind_name(f.kind));
+  // A whole-program worker that diagnosed its own wrong value, or its rewritten
+  // graph raising, names the change of its pass to blame: where the value
+  // surfaces (the op below) or the stack is no root cause.
+  if ((f.kind == FindingKind::VALUE_MISMATCH || f.kind == FindingKind::CRASH) && !f.cause.empty())
+    return s + ":worker:" + f.cause;
   if (f.kind == FindingKind::SANITIZER || f.kind == FindingKind::CRASH ||
       f.kind == FindingKind::TIMEOUT) {
     // The worker died: the path is the one it said it was running as it died
@@ -152,9 +157,6 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
     }
     return s + ":" + path + ":" + where;
   }
-  // A whole-program worker that diagnosed its own wrong value names the change of
-  // its pass to blame: where the value surfaces (the op below) is no root cause.
-  if (f.kind == FindingKind::VALUE_MISMATCH && !f.cause.empty()) return s + ":worker:" + f.cause;
   const Op* op = f.op >= 0 && f.op < static_cast<int>(c.ops.size()) ? &c.ops[f.op] : nullptr;
   s += ":";
   s += op ? op_kind_name(op->kind) : "program";
