@@ -8,7 +8,10 @@ trap 'rm -rf "$TMP"' EXIT
 export SLICEFUZZ_WORK="$TMP/work" SLICEFUZZ_OUT="$TMP/out" SLICEFUZZ_BACKEND=reference
 
 # A corpus with content to lose: the seeds plus a first short campaign.
-bash ci/fuzz.sh 5 >"$TMP/first.log" 2>&1 || { cat "$TMP/first.log"; exit 1; }
+# On a failure, the workers' own logs say what crashed (the report quotes only
+# the replay of each artifact, and the temporary directory goes on exit).
+show_worker_logs() { for w in "$SLICEFUZZ_OUT"/*/workers/*; do [ -f "$w" ] && { echo "--- $w"; tail -n 60 "$w"; }; done; }
+bash ci/fuzz.sh 5 >"$TMP/first.log" 2>&1 || { cat "$TMP/first.log"; show_worker_logs; exit 1; }
 CORPUS="$SLICEFUZZ_WORK/reference/corpus"
 [ "$(ls "$CORPUS" | wc -l)" -gt 10 ] || { echo "corpus too small to test"; exit 1; }
 
@@ -36,7 +39,7 @@ done
 echo "PASS: no corpus file lost or truncated"
 
 # The next run starts cleanly and keeps every file.
-bash ci/fuzz.sh 5 >"$TMP/third.log" 2>&1 || { cat "$TMP/third.log"; echo "FAIL: rerun failed"; exit 1; }
+bash ci/fuzz.sh 5 >"$TMP/third.log" 2>&1 || { cat "$TMP/third.log"; show_worker_logs; echo "FAIL: rerun failed"; exit 1; }
 (cd "$CORPUS" && sha1sum -c --quiet "$TMP/before.sha1") || { echo "FAIL: rerun lost corpus files"; exit 1; }
 [ ! -e "$SLICEFUZZ_WORK/reference/merge-stage" ] || { echo "FAIL: staging dir left behind"; exit 1; }
 echo "PASS: rerun completed with $(ls "$CORPUS" | wc -l) corpus files"
