@@ -65,6 +65,19 @@ rc::Gen<Case> genEagerCase() {
       const size_t k = *rc::gen::inRange<size_t>(0, ok.size() * 2);
       return static_cast<int>(ok[k >= ok.size() ? ok.size() - 1 : k]);
     };
+    // Pushes `op` (a write of some base) and makes `op` a read of view `v` after
+    // it: `add(v, k)`, which the loop pushes (re-inplacing the write while v is
+    // an alias of that base is issue 36's probe).
+    auto read_view_after = [&](Op& op, size_t v) {
+      c.ops.push_back(op);
+      op = Op{};
+      op.kind = OpKind::AddOut;
+      op.result = generated_value_name(names.size() - 1);
+      op.src = names[v];
+      op.scalar = gen_scalar();
+      names.push_back(op.result);
+      shapes.push_back(shapes[v]);
+    };
     const int nops = *rc::gen::inRange(1, 8);
     // (view or view-copy value, its source): relu prefers a base some view was
     // taken of, and a read of that view after it (re-inplacing makes relu_; an
@@ -215,16 +228,7 @@ rc::Gen<Case> genEagerCase() {
         op.src = names[src];
         names.push_back(fresh);
         shapes.push_back(shapes[src]);
-        if (of_viewed_base && *rc::gen::inRange(0, 10) < 7) {  // the view read after relu
-          c.ops.push_back(op);
-          op = Op{};
-          op.kind = OpKind::AddOut;
-          op.result = generated_value_name(names.size() - 1);
-          op.src = names[view.first];
-          op.scalar = gen_scalar();
-          names.push_back(op.result);
-          shapes.push_back(shapes[view.first]);
-        }
+        if (of_viewed_base && *rc::gen::inRange(0, 10) < 7) read_view_after(op, view.first);  // after relu
       } else if (kind == 8) {
         // index_copy(self, dim, index, source) or index_put(self, [None] * dim +
         // [index], values), as a KV cache's update: the source is a slice of a
@@ -298,16 +302,7 @@ rc::Gen<Case> genEagerCase() {
         returned.push_back(op.result);
         names.push_back(op.result);
         shapes.push_back(in);
-        if (of_viewed_base && *rc::gen::inRange(0, 10) < 7) {  // the view read after index_copy
-          c.ops.push_back(op);
-          op = Op{};
-          op.kind = OpKind::AddOut;
-          op.result = generated_value_name(names.size() - 1);
-          op.src = names[view.first];
-          op.scalar = gen_scalar();
-          names.push_back(op.result);
-          shapes.push_back(shapes[view.first]);
-        }
+        if (of_viewed_base && *rc::gen::inRange(0, 10) < 7) read_view_after(op, view.first);
       } else if (kind == 4 || kind == 5) {  // add (out of place) or clone
         const int src = pick(false);
         op.kind = kind == 4 ? OpKind::AddOut : OpKind::Clone;

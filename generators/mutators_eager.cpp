@@ -24,14 +24,20 @@ std::string insert_relu_at(Case& c, const std::string& src, size_t at) {
   return name;
 }
 
-bool relu_of_viewed_base(Case& c, Rng& rng) {
-  if (!c.has_eager_ops() || c.ops.size() + 2 > kFuzzMaxOps) return false;
+// The ops that take a view or view-copy of a base (slice, select and their copies).
+std::vector<size_t> view_ops(const Case& c) {
   std::vector<size_t> views;
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const OpKind k = c.ops[i].kind;
     if (k == OpKind::Slice || k == OpKind::Select || k == OpKind::SliceCopy || k == OpKind::SelectCopy)
       views.push_back(i);
   }
+  return views;
+}
+
+bool relu_of_viewed_base(Case& c, Rng& rng) {
+  if (!c.has_eager_ops() || c.ops.size() + 2 > kFuzzMaxOps) return false;
+  const std::vector<size_t> views = view_ops(c);
   if (views.empty()) return false;
   const size_t v = views[below(rng, views.size())];
   const size_t at = v + 1 + below(rng, c.ops.size() - v);
@@ -66,12 +72,7 @@ bool insert_relu(Case& c, Rng& rng) {
 // fail, which is a case too).
 bool index_write_of_viewed_base(Case& c, Rng& rng) {
   if (!c.has_eager_ops() || c.ops.size() + 4 > kFuzzMaxOps) return false;
-  std::vector<size_t> views;
-  for (size_t i = 0; i < c.ops.size(); ++i) {
-    const OpKind k = c.ops[i].kind;
-    if (k == OpKind::Slice || k == OpKind::Select || k == OpKind::SliceCopy || k == OpKind::SelectCopy)
-      views.push_back(i);
-  }
+  const std::vector<size_t> views = view_ops(c);
   if (views.empty()) return false;
   const size_t v = views[below(rng, views.size())];
   size_t at = v + 1 + below(rng, c.ops.size() - v);

@@ -4,15 +4,11 @@
 #include <cstdio>
 #include <cstring>
 
+#include "oracles/values.h"
+
 namespace slicefuzz::judge {
 
 namespace {
-std::string sizes_text(const std::vector<int64_t>& s) {
-  std::string t = "[";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + "]";
-}
-
 // `sizes` without entry d (a 0-dim tensor's are empty already).
 std::vector<int64_t> without(std::vector<int64_t> sizes, int d) {
   if (!sizes.empty()) sizes.erase(sizes.begin() + d);
@@ -46,7 +42,7 @@ std::string index_copy_error(const Layout& self, ScalarType self_type, const Lay
   // torch erases `dim` from source's sizes too (d < source's rank here: equal
   // ranks, or a 0-dim self whose d is 0).
   if (without(self.sizes, d) != without(source.sizes, source_rank > 0 ? d : 0))
-    return "index_copy: source " + sizes_text(source.sizes) + " and self " + sizes_text(self.sizes) +
+    return "index_copy: source " + sizes_string(source.sizes) + " and self " + sizes_string(self.sizes) +
            " differ outside dim " + std::to_string(d);
   if (source_rank > 0 && count != source.sizes[d])
     return "index_copy: " + std::to_string(count) + " indices for source's " +

@@ -3,16 +3,13 @@
 
 #include <cstring>
 
+#include "oracles/values.h"
+
 #include "oracles/judge_index_copy.h"
 
 namespace slicefuzz::judge {
 
 namespace {
-std::string sizes_text(const std::vector<int64_t>& s) {
-  std::string t = "[";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + "]";
-}
 }  // namespace
 
 std::vector<int64_t> index_put_target_sizes(const std::vector<int64_t>& self, int dim, size_t count) {
@@ -40,8 +37,8 @@ std::string index_put_error(const Layout& self, ScalarType self_type, const Layo
     broadcasts = v == 1 || v == t;
   }
   if (!broadcasts)
-    return "index_put: values " + sizes_text(values.sizes) + " do not broadcast to the indexed shape " +
-           sizes_text(target);
+    return "index_put: values " + sizes_string(values.sizes) + " do not broadcast to the indexed shape " +
+           sizes_string(target);
   int64_t written = 1;
   for (int64_t s : target) written *= s;
   if (written == 0) return {};
