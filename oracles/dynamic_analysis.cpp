@@ -47,6 +47,15 @@ bool analysed(const Case& c, const std::vector<int64_t>& values, int64_t budget,
   return true;
 }
 
+// Where an assignment within the ranges comes in for_each_assignment's order
+// (the first symbol slowest).
+size_t assignment_index(const Case& c, const std::vector<int64_t>& values) {
+  size_t index = 0;
+  for (size_t k = 0; k < c.syms.size(); ++k)
+    index = index * static_cast<size_t>(c.syms[k].hi - c.syms[k].lo + 1) + static_cast<size_t>(values[k] - c.syms[k].lo);
+  return index;
+}
+
 }  // namespace
 
 bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInfo& first,
@@ -91,14 +100,6 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
       fail(W::Sym, 0, "at " + describe_execution(c, values) + ": " + why);
       return ok = false;
     }
-    if (keep_every) {
-      ExecutionInfo e;
-      e.values = values;
-      e.c = concrete;
-      e.info = info;
-      e.run_line = SIZE_MAX;  // no `run` line: an assignment the ranges allow
-      out.every.push_back(std::move(e));
-    }
     if (out.bound_sizes.size() < info.values.size()) out.bound_sizes.resize(info.values.size());
     if (rank_at.size() < info.values.size()) rank_at.resize(info.values.size(), {-1, {}});
     for (size_t v = 0; v < info.values.size(); ++v) {
@@ -122,21 +123,31 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
       for (size_t d = 0; d < vi.sizes.size() && d < least[v].size(); ++d)
         least[v][d] = std::min(least[v][d], vi.sizes[d]);
     }
+    if (keep_every) {  // moved, not copied: the next assignment analyses afresh
+      ExecutionInfo e;
+      e.values = values;
+      e.c = std::move(concrete);
+      e.info = std::move(info);
+      e.run_line = SIZE_MAX;  // no `run` line: an assignment the ranges allow
+      out.every.push_back(std::move(e));
+    }
     return true;
   });
   if (!ok) return false;
+  // The last assignment's value table (each assignment's is the same).
+  const ProgramInfo& table = keep_every && !out.every.empty() ? out.every.back().info : info;
   // The plan holds every value at its bound, whose dims may each come from another
   // assignment (an empty [0, 2^31] at one, [4, 0] at another: [4, 2^31]): the bytes
   // at the bounds count against the budget, before anything is allocated.
   {
     __int128 total = 0;
-    for (size_t v = 0; v < out.bound_sizes.size() && v < info.values.size(); ++v) {
-      if (out.bound_sizes[v].empty() && !info.values[v].known) continue;
-      const std::optional<int64_t> bytes = judge::tensor_bytes(out.bound_sizes[v], info.values[v].dtype);
+    for (size_t v = 0; v < out.bound_sizes.size() && v < table.values.size(); ++v) {
+      if (out.bound_sizes[v].empty() && !table.values[v].known) continue;
+      const std::optional<int64_t> bytes = judge::tensor_bytes(out.bound_sizes[v], table.values[v].dtype);
       total += bytes ? *bytes : (static_cast<__int128>(budget) + 1);
       if (total > budget)
         return fail(W::Sym, 0, "at their bounds the case's tensors take more than the byte budget of " +
-                                   std::to_string(budget) + " bytes ('" + info.values[v].name + "' at " +
+                                   std::to_string(budget) + " bytes ('" + table.values[v].name + "' at " +
                                    "its bound is one of them; change it with --max-bytes)");
     }
   }
@@ -167,7 +178,11 @@ bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInf
                     "an input against (program.fbs), so only past the top is the input check's test");
     }
     e.in_range = in_range(c, e.values);
-    if (!concretise(c, e.values, e.c, why)) {
+    if (e.in_range && keep_every) {  // analysed already, as one of the assignments
+      const ExecutionInfo& at = out.every[assignment_index(c, e.values)];
+      e.c = at.c;
+      e.info = at.info;
+    } else if (!concretise(c, e.values, e.c, why)) {
       if (e.in_range) return fail(W::Run, static_cast<int>(r), why);
       // Outside the ranges and not even a tensor: refused where the inputs are set.
     } else {

@@ -7,7 +7,7 @@
 
 namespace slicefuzz {
 
-ParseResult parse_case(std::string_view text, std::string_view filename, int64_t budget) {
+ParseResult parse_case(std::string_view text, std::string_view filename, int64_t budget, KeepAssignments keep) {
   ParseResult r;
   CaseSyntax syntax = parse_case_syntax(text, filename);
   r.c = std::move(syntax.c);
@@ -20,7 +20,7 @@ ParseResult parse_case(std::string_view text, std::string_view filename, int64_t
     int op = -1;
     bool ok = true;
     if (r.c.is_dynamic()) {
-      ok = analyze_dynamic(r.c, budget, r.dynamic, r.info, derr);
+      ok = analyze_dynamic(r.c, budget, r.dynamic, r.info, derr, keep == KeepAssignments::Every);
     } else if (std::string why = constant_write_error(r.c, op); !why.empty()) {
       derr = DynamicError{DynamicError::Where::Op, op, why};
       ok = false;

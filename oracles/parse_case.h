@@ -19,12 +19,18 @@ struct ParseResult {
   ProgramInfo info;
   std::string error;  // "FILE:LINE: what was expected" when !ok
   // Version 4 with symbols: each execution and the bounds (then `info` is the
-  // first execution's analysis).
+  // first execution's analysis); with KeepAssignments::Every, also every
+  // assignment the ranges allow (DynamicInfo::every).
   DynamicInfo dynamic;
 };
 
+// What the analysis of a case with symbols keeps: the bounds and executions
+// only (enough to check or mutate a case), or every assignment too, which
+// running the case needs (RunOptions::dynamic): one enumeration, not two.
+enum class KeepAssignments : bool { Bounds, Every };
+
 // Parses and analyses `text`; `filename` only names the file in errors.
 ParseResult parse_case(std::string_view text, std::string_view filename = "<input>",
-                       int64_t byte_budget = kDefaultByteBudget);
+                       int64_t byte_budget = kDefaultByteBudget, KeepAssignments keep = KeepAssignments::Bounds);
 
 }  // namespace slicefuzz

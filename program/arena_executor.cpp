@@ -194,7 +194,9 @@ RewriteMethod::~RewriteMethod() = default;
 RewriteExecution RewriteMethod::execute(const Case& c, const ProgramInfo& info,
                                         const std::vector<TensorValue>& inputs, const std::vector<int64_t>*) {
   RewriteExecution out;
-  auto arena = std::make_unique<Arena>(plan_.arena_bytes);
+  std::unique_ptr<Arena> arena = spare_ && spare_->size() == static_cast<size_t>(plan_.arena_bytes)
+                                     ? std::move(spare_)
+                                     : std::make_unique<Arena>(plan_.arena_bytes);
   {
     ArenaEvaluator ev(c, info, inputs, rewrite_, plan_, kernels_, mode_, bounds_, *arena, constants_, values_,
                       out.aliases);
@@ -203,6 +205,7 @@ RewriteExecution RewriteMethod::execute(const Case& c, const ProgramInfo& info,
   // Kept allocated and poisoned until the next execution's has run: a pointer
   // kept from this one then reads poisoned (or overwritten) bytes.
   arena->retire();
+  spare_ = std::move(previous_);
   previous_ = std::move(arena);
   return out;
 }

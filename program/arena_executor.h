@@ -118,6 +118,11 @@ class RewriteMethod : public MethodUnderTest {
   std::vector<Tensor> values_;
   ConstantData constants_;
   std::unique_ptr<Arena> previous_;  // the last execution's arena, retired
+  // The one before it, retired too: the next execution runs in it rather than in
+  // a new allocation (each execution still runs in other memory than the last
+  // one's, which stays poisoned while it runs; a version-4 case executes the
+  // method twice per execution).
+  std::unique_ptr<Arena> spare_;
 };
 
 // `inputs`: the program inputs' values, in order. `mode` is RuntimeOp or Planned (a backend declaring Both runs it twice).

@@ -263,7 +263,8 @@ std::string trail_or_none(const uint8_t* data, size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   slicefuzz::ParseResult p = slicefuzz::parse_case(
-      std::string_view(reinterpret_cast<const char*>(data), size), "fuzz-input", g_budget);
+      std::string_view(reinterpret_cast<const char*>(data), size), "fuzz-input", g_budget,
+      slicefuzz::KeepAssignments::Every);
   g_sources->ran(std::string_view(reinterpret_cast<const char*>(data), size), p.ok);
   if (!p.ok) return 0;  // not a program: nothing to compare (the parser was still fuzzed)
   // A known defect that would kill this process (ExecuTorch's SIGFPE) is
@@ -277,7 +278,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // libFuzzer's death callback writes the crashing input: keep it (runner.h).
   options.note_path_at_death = false;
   options.byte_budget = g_budget;
-  slicefuzz::CaseReport report = slicefuzz::run_case(p.c, p.info, *g_backend, options);
+  slicefuzz::CaseReport report = slicefuzz::run_case(p.c, p.info, *g_backend, options, &p.dynamic);
   if (const slicefuzz::Finding* f = report.first_failure(); f && !g_known.empty()) {
     // In-process probes (this process runs the system under test anyway).
     const std::string sig = slicefuzz::root_cause_signature(

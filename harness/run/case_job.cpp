@@ -132,7 +132,7 @@ namespace slicefuzz {
 
 std::string run_case_text_job(const std::string& text, const Backend& backend,
                               const RunOptions& options) {
-  ParseResult p = parse_case(text, "candidate", options.byte_budget);
+  ParseResult p = parse_case(text, "candidate", options.byte_budget, KeepAssignments::Every);
   if (!p.ok) {
     CaseSummary s;
     s.failed = true;
@@ -141,7 +141,7 @@ std::string run_case_text_job(const std::string& text, const Backend& backend,
     s.path = "parser";
     return encode_summary(s);
   }
-  return encode_summary(summarize(run_case(p.c, p.info, backend, options)));
+  return encode_summary(summarize(run_case(p.c, p.info, backend, options, &p.dynamic)));
 }
 
 }  // namespace slicefuzz

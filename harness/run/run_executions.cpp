@@ -158,19 +158,26 @@ ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
   return s;
 }
 
-CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options) {
+CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options,
+                          const DynamicInfo* analysed) {
   CaseReport report;
-  DynamicInfo dynamic;
-  ProgramInfo first;
-  DynamicError err;
-  if (!analyze_dynamic(c, options.byte_budget, dynamic, first, err, /*keep_every=*/true)) {
-    Finding f;
-    f.kind = FindingKind::PARSE_ERROR;
-    f.path = "parser";
-    f.message = err.message;
-    report.findings.push_back(std::move(f));
-    return report;
+  DynamicInfo own;
+  // (An analysis that kept every assignment, as parse_case's Every does.)
+  const bool reuse = analysed && analysed->assignments > 0 &&
+                     analysed->every.size() == static_cast<size_t>(analysed->assignments);
+  if (!reuse) {
+    ProgramInfo first;
+    DynamicError err;
+    if (!analyze_dynamic(c, options.byte_budget, own, first, err, /*keep_every=*/true)) {
+      Finding f;
+      f.kind = FindingKind::PARSE_ERROR;
+      f.path = "parser";
+      f.message = err.message;
+      report.findings.push_back(std::move(f));
+      return report;
+    }
   }
+  const DynamicInfo& dynamic = reuse ? *analysed : own;
   // An out-of-process backend sets no inputs of its own: an execution outside
   // the ranges is not its test.
   if (backend.out_of_process())

@@ -272,11 +272,11 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
 }  // namespace
 
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
-                    const RunOptions& options) {
+                    const RunOptions& options, const DynamicInfo* analysed) {
   // Before anything runs (a dynamic case's input checks may run the backend's
   // runtime code first).
   if (options.note_path_at_death) note_path_at_death_once();
-  if (c.is_dynamic()) return run_executions(c, backend, options);
+  if (c.is_dynamic()) return run_executions(c, backend, options, analysed);
   CaseReport report = run_all_paths(c, info, backend, options);
   Finding* first = nullptr;
   for (Finding& f : report.findings)

@@ -72,8 +72,12 @@ struct CaseReport {
 inline constexpr const char* kWorkerPathNote = "slicefuzz-worker-path: ";
 
 // A case with symbols (version 4) runs each of its executions (run_executions).
+// `analysed`: the case's own analysis with every assignment kept (parse_case
+// with KeepAssignments::Every), so the assignments are not enumerated again;
+// nullptr: run_executions analyses the case itself. (A parameter, not a field
+// of RunOptions: options are passed on to other cases, an analysis is not.)
 CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backend,
-                    const RunOptions& options);
+                    const RunOptions& options, const DynamicInfo* analysed = nullptr);
 
 // Version 4 (docs/design.md section 8): each execution of a case with symbols
 // runs through every check, in order, until the first that fails; a finding says
@@ -84,7 +88,8 @@ CaseReport run_case(const Case& c, const ProgramInfo& info, const Backend& backe
 // planned once at the bounds, judged over the executions (eligibility at each,
 // a planned alias's one offset against torch's at each), and run by one method
 // per alias mode whose values persist from execution to execution.
-CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options);
+CaseReport run_executions(const Case& c, const Backend& backend, const RunOptions& options,
+                          const DynamicInfo* analysed = nullptr);
 
 // Version 4: what the system under test decides once for every execution that
 // runs (`running`, in order): its rewrite (its pass at each execution's sizes,
