@@ -47,15 +47,6 @@ bool analysed(const Case& c, const std::vector<int64_t>& values, int64_t budget,
   return true;
 }
 
-// Where an assignment within the ranges comes in for_each_assignment's order
-// (the first symbol slowest).
-size_t assignment_index(const Case& c, const std::vector<int64_t>& values) {
-  size_t index = 0;
-  for (size_t k = 0; k < c.syms.size(); ++k)
-    index = index * static_cast<size_t>(c.syms[k].hi - c.syms[k].lo + 1) + static_cast<size_t>(values[k] - c.syms[k].lo);
-  return index;
-}
-
 }  // namespace
 
 bool analyze_dynamic(const Case& c, int64_t budget, DynamicInfo& out, ProgramInfo& first,

@@ -210,6 +210,8 @@ RewriteExecution RewriteMethod::execute(const Case& c, const ProgramInfo& info,
   return out;
 }
 
+const uint8_t* RewriteMethod::last_arena() const { return previous_ ? previous_->base() : nullptr; }
+
 RewritePathResult MethodUnderTest::execute_twice(const Case& c, const ProgramInfo& info,
                                                  const std::vector<TensorValue>& inputs,
                                                  const std::vector<int64_t>* symbols) {

@@ -4,11 +4,11 @@
 // byte not owned by a live tensor is poisoned: a region is unpoisoned when its
 // tensor is defined and poisoned again after the last use of the root and all its
 // aliases, so an alias reading outside its root or after a lifetime ended aborts.
-// The method is executed twice, as a deployed ExecuTorch Method is executed many
-// times: the values' tensors persist, the second execution runs in a fresh arena
-// while the first stays allocated and entirely poisoned, so a pointer kept from
-// the first execution (e.g. an alias prim op that sets out's data only once)
-// aborts or shows up in the alias records.
+// The method is executed at least twice, as a deployed ExecuTorch Method is
+// executed many times: the values' tensors persist, and each execution runs in
+// another arena than the one before, which stays allocated and entirely poisoned
+// while it runs, so a pointer kept from the previous execution (e.g. an alias prim
+// op that sets out's data only once) aborts or shows up in the alias records.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -90,8 +90,10 @@ struct MethodSpec {
 using MethodFactory = std::unique_ptr<MethodUnderTest> (*)(const MethodSpec& spec);
 
 // The reference's method: the values' tensors persist across executions; each
-// execution runs in a fresh arena while the previous one stays allocated and
-// entirely poisoned.
+// execution runs in another arena than the previous one, which stays allocated
+// and entirely poisoned meanwhile. Two arenas take turns: the third execution
+// runs in the first's (retired, then opened region by region as the plan says),
+// so a long schedule allocates no more than a static case's two executions.
 // Version 4: `bounds` (per value, or nullptr) are the sizes the plan holds:
 // every planned tensor starts each execution at its bound, DYNAMIC_BOUND, so the
 // kernels resize their outs to the actual results, and an alias prim op's out
@@ -108,6 +110,9 @@ class RewriteMethod : public MethodUnderTest {
   RewriteMethod& operator=(const RewriteMethod&) = delete;
   RewriteExecution execute(const Case& c, const ProgramInfo& info, const std::vector<TensorValue>& inputs,
                            const std::vector<int64_t>* symbols = nullptr) override;
+  // The bytes the last execution ran in (nullptr before the first), for the test
+  // of the arenas' turns.
+  const uint8_t* last_arena() const;
 
  private:
   const RewritePlan& rewrite_;

@@ -90,6 +90,52 @@ TEST(FaultyAliasPointerOnce, DeadAliasKeepsTheFirstArenasPointer) {
   EXPECT_NE(f->message.find("second execution"), std::string::npos) << f->message;
 }
 
+// Only asked under ASan (kArenaIsPoisoned), where the interface exists.
+bool poisoned(const uint8_t* p) {
+#ifdef SLICEFUZZ_HAS_ASAN
+  return __asan_address_is_poisoned(p) != 0;
+#else
+  (void)p;
+  return false;
+#endif
+}
+
+// Two arenas take turns (program/arena_executor.h): the third execution runs in
+// the first's bytes, the fourth in the second's; each runs in other bytes than
+// the execution before, which stay poisoned meanwhile; the values do not change.
+TEST(RewriteMethodArenas, TwoArenasTakeTurnsAndTheLastStaysPoisoned) {
+  const Backend& ref = backend("reference");
+  const ParseResult p = parse(kReadAliases[1]);
+  const RewritePlan rw = ref.pass(p.c, p.info, {});
+  const MemoryPlan plan = ref.planner(p.c, p.info, rw);
+  ASSERT_GT(plan.arena_bytes, 0);
+  const std::vector<TensorValue> inputs = make_input_values(p.info);
+  for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned}) {
+    RewriteMethod method(p.info, rw, plan, ref.kernels, mode);
+    EXPECT_EQ(method.last_arena(), nullptr);
+    std::vector<const uint8_t*> ran_in;
+    std::vector<RewriteExecution> runs;
+    for (int k = 0; k < 4; ++k) {
+      runs.push_back(method.execute(p.c, p.info, inputs));
+      ASSERT_TRUE(runs.back().path.complete()) << k << runs.back().path.error_message;
+      ran_in.push_back(method.last_arena());
+      if (kArenaIsPoisoned && k > 0)  // the one before, retired while this one ran
+        EXPECT_TRUE(poisoned(ran_in[k - 1])) << k;
+      if (kArenaIsPoisoned) EXPECT_TRUE(poisoned(ran_in[k])) << k;  // retired too
+    }
+    EXPECT_NE(ran_in[0], ran_in[1]);
+    EXPECT_EQ(ran_in[2], ran_in[0]);
+    EXPECT_EQ(ran_in[3], ran_in[1]);
+    for (int k = 1; k < 4; ++k) {
+      std::string why;
+      ASSERT_EQ(runs[k].path.outputs.size(), 1u);
+      EXPECT_TRUE(compare_values(runs[0].path.outputs[0], runs[k].path.outputs[0], why)) << k << why;
+      ASSERT_EQ(runs[k].aliases.size(), 1u);
+      EXPECT_EQ(runs[k].aliases[0].delta_bytes, runs[0].aliases[0].delta_bytes) << k;
+    }
+  }
+}
+
 class FaultyAliasPointerOnceDeathTest : public ::testing::Test {
  protected:
   void SetUp() override { ::testing::FLAGS_gtest_death_test_style = "threadsafe"; }

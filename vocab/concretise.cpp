@@ -94,6 +94,13 @@ void for_each_assignment(const Case& c, const std::function<bool(const std::vect
   }
 }
 
+size_t assignment_index(const Case& c, const std::vector<int64_t>& values) {
+  size_t index = 0;
+  for (size_t k = 0; k < c.syms.size(); ++k)
+    index = index * static_cast<size_t>(c.syms[k].hi - c.syms[k].lo + 1) + static_cast<size_t>(values[k] - c.syms[k].lo);
+  return index;
+}
+
 std::string describe_execution(const Case& c, const std::vector<int64_t>& values) {
   std::string s;
   for (size_t k = 0; k < values.size() && k < c.syms.size(); ++k)

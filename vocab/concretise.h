@@ -30,6 +30,10 @@ bool in_range(const Case& c, const std::vector<int64_t>& values);
 // of them in order (the first symbol varies slowest); `visit` returns false to stop.
 int64_t assignment_count(const Case& c);
 void for_each_assignment(const Case& c, const std::function<bool(const std::vector<int64_t>&)>& visit);
+// Where `values` (within the ranges) comes in for_each_assignment's order: the
+// index of its analysis in DynamicInfo::every. Beside the enumeration, so the two
+// cannot disagree on the order.
+size_t assignment_index(const Case& c, const std::vector<int64_t>& values);
 
 // `S=3 pos=5`, for people.
 std::string describe_execution(const Case& c, const std::vector<int64_t>& values);

@@ -162,9 +162,13 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
                           const DynamicInfo* analysed) {
   CaseReport report;
   DynamicInfo own;
-  // (An analysis that kept every assignment, as parse_case's Every does.)
-  const bool reuse = analysed && analysed->assignments > 0 &&
-                     analysed->every.size() == static_cast<size_t>(analysed->assignments);
+  // An analysis that kept every assignment, as parse_case's Every does, and is
+  // this case's: the same executions (a caller's mix-up analyses afresh, never
+  // judges the case by another's sizes).
+  bool reuse = analysed && analysed->assignments > 0 &&
+               analysed->every.size() == static_cast<size_t>(analysed->assignments) &&
+               analysed->runs.size() == c.runs.size();
+  for (size_t k = 0; reuse && k < c.runs.size(); ++k) reuse = analysed->runs[k].values == c.runs[k].values;
   if (!reuse) {
     ProgramInfo first;
     DynamicError err;
