@@ -7,27 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "oracles/judge_words.h"
+#include "oracles/judge_rules.h"
 #include "oracles/oracle.h"
 #include "vocab/program_info.h"
 #include "vocab/case.h"
 
 namespace slicefuzz {
 
-// The eligibility rules (DESIGN 2, below), one table: the enum and the word a
-// root-cause signature carries (UNSOUND_REWRITE:OP:rewrite:WORD). The verdict is
-// this value from here to the report; `reason` is for people, never parsed.
-#define SLICEFUZZ_ELIGIBILITY_RULES(X)                              \
-  X(None, "")                                                       \
-  X(NotDense, "not-dense")                        /* rule 1 */      \
-  X(ProgramOutput, "program-output")              /* rule 2 */      \
-  X(AliasMutated, "alias-mutated")                /* rule 3 */      \
-  X(RootWrittenWhileRead, "root-written-while-read") /* rule 4 */   \
-  X(Layout, "layout")                             /* rule 5 */      \
-  X(OffsetMoves, "offset-moves")  /* version 4, a planned alias: one offset at every execution */ \
-  X(MustRaise, "must-raise")  /* version 4, a planned alias of an op that must fail at some size */
-
-SLICEFUZZ_DEFINE_JUDGE_WORDS(EligibilityRule, eligibility_rule_word, SLICEFUZZ_ELIGIBILITY_RULES)
 
 struct EligibilityVerdict {
   int op = -1;

@@ -8,31 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "oracles/judge_words.h"
+#include "oracles/judge_rules.h"
 #include "vocab/case.h"
 #include "vocab/plan_types.h"
 #include "vocab/program_info.h"
 
 namespace slicefuzz {
 
-// The plan invariants the judge checks, one table: the enum and the word a
-// root-cause signature carries (PLAN_VIOLATION:program:rewrite:WORD). The
-// verdict is this value from where the check makes it to the report; the
-// message is for people and is never parsed.
-#define SLICEFUZZ_PLAN_INVARIANTS(X)                                             \
-  X(None, "")                                                                    \
-  X(TensorCount, "tensor-count")             /* a tensor per value that runs */ \
-  X(BadRoot, "bad-root")                     /* an alias's root is a root defined before it */ \
-  X(AliasOutsideRoot, "alias-outside-root")  /* a non-empty alias lies inside its root */ \
-  X(AliasOffset, "alias-offset")             /* ... at torch's view delta */     \
-  X(TooFewBytes, "too-few-bytes")            /* a root has the bytes its sizes need */ \
-  X(OutsideArena, "outside-arena")           /* every tensor, empty aliases too, in the arena */ \
-  X(Misaligned, "misaligned")                /* every root's offset aligned */   \
-  X(LifetimeEndsEarly, "lifetime-ends-early")  /* live as long as the program uses it */ \
-  X(Overlap, "overlap")                      /* co-live roots share no byte */ \
-  X(ConstantPlacement, "constant-placement") /* constants and their aliases: the program's bytes, not the arena's */
-
-SLICEFUZZ_DEFINE_JUDGE_WORDS(PlanInvariant, plan_invariant_word, SLICEFUZZ_PLAN_INVARIANTS)
 
 struct PlanVerdict {
   PlanInvariant broken = PlanInvariant::None;

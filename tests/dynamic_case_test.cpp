@@ -219,8 +219,8 @@ TEST(DynamicCase, AnInputPastItsBoundInOneDimIsRefusedAtSetInput) {
   CaseReport bad = run_case(p.c, p.info, *find_backend("faulty-input-numel-only"), RunOptions{});
   ASSERT_NE(bad.first_failure(), nullptr);
   EXPECT_EQ(bad.first_failure()->kind, FindingKind::ERROR_MISMATCH);
-  EXPECT_EQ(bad.first_failure()->path, "inputs");
-  EXPECT_EQ(bad.first_failure()->rule, "dim-past-bound");
+  EXPECT_EQ(bad.first_failure()->path, FindingPath::Inputs);
+  EXPECT_EQ(bad.first_failure()->rule, BrokenRule(InputRule::DimPastBound));
   EXPECT_EQ(bad.first_failure()->execution, 1);
   // Past the bound in element count too: both refuse it.
   ParseResult more = parse_case(
@@ -247,7 +247,7 @@ TEST(DynamicCase, AKernelThatNeverResizesIsCaughtBelowTheBoundOnly) {
   CaseReport r = run_case(below.c, below.info, *faulty, RunOptions{});
   ASSERT_NE(r.first_failure(), nullptr);
   EXPECT_EQ(r.first_failure()->kind, FindingKind::VALUE_MISMATCH);
-  EXPECT_EQ(r.first_failure()->path, "copy");
+  EXPECT_EQ(r.first_failure()->path, FindingPath::Copy);
   EXPECT_EQ(r.first_failure()->execution, 1);
   EXPECT_NE(r.first_failure()->message.find("sizes [3, 4] expected, got [8, 4]"), std::string::npos)
       << r.first_failure()->message;

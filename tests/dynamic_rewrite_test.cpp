@@ -124,7 +124,7 @@ TEST(DynamicRewrite, EachFaultyBackendIsCaughtBelowTheBound) {
   const CaseReport planned = run_case(p.c, p.info, *find_backend("faulty-planned-offset-at-bound"), RunOptions{});
   ASSERT_NE(planned.first_failure(), nullptr);
   EXPECT_EQ(planned.first_failure()->kind, FindingKind::UNSOUND_REWRITE);
-  EXPECT_EQ(planned.first_failure()->rule, "offset-moves");
+  EXPECT_EQ(planned.first_failure()->rule, BrokenRule(EligibilityRule::OffsetMoves));
   // Found while checking execution 1, but its rule breaks at execution 2 (S=2):
   // the finding says so, as data and in its message.
   EXPECT_EQ(planned.first_failure()->execution, 1);
@@ -143,7 +143,7 @@ TEST(DynamicRewrite, EachFaultyBackendIsCaughtBelowTheBound) {
   const CaseReport off = run_case(at_bound.c, at_bound.info, *find_backend("faulty-planned-offset-at-bound"), RunOptions{});
   ASSERT_NE(off.first_failure(), nullptr);
   EXPECT_EQ(off.first_failure()->kind, FindingKind::UNSOUND_REWRITE);
-  EXPECT_EQ(off.first_failure()->rule, "offset-moves");
+  EXPECT_EQ(off.first_failure()->rule, BrokenRule(EligibilityRule::OffsetMoves));
   EXPECT_FALSE(off.first_failure()->off_schedule.empty());
   EXPECT_NE(off.first_failure()->message.find("no execution of the case runs it"), std::string::npos)
       << off.first_failure()->message;
@@ -228,7 +228,7 @@ TEST(DynamicRewrite, APassThatDecidesOnTheScheduleIsCaughtOffIt) {
   const CaseReport r = run_case(p.c, p.info, faulty, RunOptions{});
   ASSERT_NE(r.first_failure(), nullptr);
   EXPECT_EQ(r.first_failure()->kind, FindingKind::UNSOUND_REWRITE);
-  EXPECT_EQ(r.first_failure()->rule, "not-dense");
+  EXPECT_EQ(r.first_failure()->rule, BrokenRule(EligibilityRule::NotDense));
   ASSERT_EQ(r.first_failure()->off_schedule.size(), 1u);
   EXPECT_GE(r.first_failure()->off_schedule[0], 2);
   // Scheduled there, the faulty pass decides a copy and is right.
@@ -238,7 +238,7 @@ TEST(DynamicRewrite, APassThatDecidesOnTheScheduleIsCaughtOffIt) {
   EXPECT_EQ(run_case(with_run.c, with_run.info, faulty, RunOptions{}).first_failure(), nullptr);
   const MinimizeResult m = minimize_case(p.c, faulty, RunOptions{}, IsolationOptions{}, 60);
   ASSERT_TRUE(m.reproduced);
-  EXPECT_EQ(m.finding.rule, "not-dense");
+  EXPECT_EQ(m.finding.rule, BrokenRule(EligibilityRule::NotDense));
   EXPECT_EQ(m.minimized.runs.size(), 1u);
   EXPECT_FALSE(m.finding.off_schedule.empty());
   // The planned offset, by contrast, moves whatever the schedule: the minimiser
@@ -247,7 +247,7 @@ TEST(DynamicRewrite, APassThatDecidesOnTheScheduleIsCaughtOffIt) {
   const MinimizeResult o =
       minimize_case(at_bound.c, *find_backend("faulty-planned-offset-at-bound"), RunOptions{}, IsolationOptions{}, 60);
   ASSERT_TRUE(o.reproduced);
-  EXPECT_EQ(o.finding.rule, "offset-moves");
+  EXPECT_EQ(o.finding.rule, BrokenRule(EligibilityRule::OffsetMoves));
   EXPECT_EQ(o.minimized.runs.size(), 2u);
   EXPECT_TRUE(o.finding.off_schedule.empty());
 }

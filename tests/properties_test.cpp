@@ -39,7 +39,7 @@ RC_GTEST_PROP(Properties, ReferenceBackendHasNoFindings, ()) {
   const ProgramInfo info = analyzed(c);
   const CaseReport report = run_case(c, info, *find_backend("reference"), RunOptions{});
   if (const Finding* f = report.first_failure())
-    RC_FAIL(std::string(finding_kind_name(f->kind)) + " on the " + f->path +
+    RC_FAIL(std::string(finding_kind_name(f->kind)) + " on the " + std::string(finding_path_word(f->path)) +
             " path: " + f->message + "\n" + print_case(c));
 }
 

@@ -320,7 +320,7 @@ TEST(RewriteRunner, SliceCopyIgnoringTheDimOrderIsAValueMismatch) {
   b.kernels.slice_copy = &slice_copy_row_major;
   CaseReport rep = run(kNonIdentityCopy, b);
   expect_first_failure(rep, FindingKind::VALUE_MISMATCH, "copy path");
-  EXPECT_EQ(rep.first_failure()->path, "copy");
+  EXPECT_EQ(rep.first_failure()->path, FindingPath::Copy);
   // With the identity order the fault is invisible: the test kernel is right there.
   EXPECT_FALSE(run("dtype int32\ninput x [3, 4]\n"
                    "y = slice_copy(x, dim=1, start=1, end=3, step=1)\noutput y\n", b).failed());

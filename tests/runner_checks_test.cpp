@@ -19,7 +19,7 @@ namespace {
 std::vector<std::string> names(const std::vector<Check>& checks) {
   std::vector<std::string> out;
   for (const Check& c : checks)
-    out.push_back(std::string(c.name) + (c.needs == Stage::RewriteRun ? std::string(":") + alias_mode_name(c.mode) : ""));
+    out.push_back(std::string(runner_check_word(c.id)) + (c.needs == Stage::RewriteRun ? std::string(":") + alias_mode_name(c.mode) : ""));
   return out;
 }
 
@@ -43,7 +43,7 @@ TEST(RunnerChecks, TheTableFollowsTheBackendsAliasModes) {
       "oracles-agree", "backend-admits", "copy-path", "rewrite-decisions", "plan-invariants", "arena-growth",
       "alias-facts:planned", "rewrite-values:planned", "alias-facts-again:planned", "rewrite-values-again:planned"};
   EXPECT_EQ(names(case_checks(*find_backend("pr21552-rule"))), planned);
-  const std::vector<std::string> worker = {"oracles-agree", "backend-admits", kWorkerAnswerCheck, kWorkerValuesCheck};
+  const std::vector<std::string> worker = {"oracles-agree", "backend-admits", "worker-answer", "worker-values"};
   EXPECT_EQ(names(case_checks(*find_backend("torch-fx-reinplace"))), worker);
 }
 
@@ -53,14 +53,14 @@ TEST(RunnerChecks, EachFindingNamesTheCheckThatMadeIt) {
   CaseReport unsound = run(output_alias, "faulty-output-rule");
   ASSERT_NE(unsound.first_failure(), nullptr);
   EXPECT_EQ(unsound.first_failure()->kind, FindingKind::UNSOUND_REWRITE);
-  EXPECT_EQ(unsound.first_failure()->check, "rewrite-decisions");
+  EXPECT_EQ(unsound.first_failure()->check.word(), "rewrite-decisions");
 
   const std::string strided =
       "slicefuzz-case 1\ndtype float32\ninput x [2, 2] dim_order=[1, 0]\n"
       "a = slice_copy(x, dim=0, start=None, end=None, step=2)\noutput a\n";
   CaseReport copy = run(strided, "faulty-blockcopy");
   ASSERT_NE(copy.first_failure(), nullptr);
-  EXPECT_EQ(copy.first_failure()->check, "copy-path");
+  EXPECT_EQ(copy.first_failure()->check.word(), "copy-path");
   EXPECT_EQ(run(strided, "reference").first_failure(), nullptr);
 }
 
@@ -76,7 +76,7 @@ TEST(RunnerChecks, TheFirstFailingCheckEndsTheCase) {
   CaseReport r = run_case(p.c, p.info, promising, RunOptions{});
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].kind, FindingKind::MEMORY_REGRESSION);
-  EXPECT_EQ(r.findings[0].check, "arena-growth");
+  EXPECT_EQ(r.findings[0].check.word(), "arena-growth");
 
   // The same program with a backend whose rewrite path also breaks later (its
   // second execution reads through a stale alias pointer: an ASan report, which
@@ -93,7 +93,7 @@ TEST(RunnerChecks, TheFirstFailingCheckEndsTheCase) {
   r = run_case(p.c, p.info, stale, RunOptions{});
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].kind, FindingKind::MEMORY_REGRESSION);
-  EXPECT_EQ(r.findings[0].check, "arena-growth");
+  EXPECT_EQ(r.findings[0].check.word(), "arena-growth");
 }
 
 // bool repeats its two values: the case's own copy path looks right, and only the
@@ -105,7 +105,7 @@ TEST(RunnerChecks, TheProvenanceShadowRunsTheSameChecksOnItsOwnRecord) {
       "a = slice_copy(x, dim=0, start=0, end=2, step=1)\noutput a\n";
   CaseReport r = run(hidden, "faulty-blockcopy");
   ASSERT_NE(r.first_failure(), nullptr);
-  EXPECT_EQ(r.first_failure()->check, "provenance-shadow/copy-path");
+  EXPECT_EQ(r.first_failure()->check.word(), "provenance-shadow/copy-path");
   EXPECT_NE(r.first_failure()->message.find("int64 provenance shadow"), std::string::npos)
       << r.first_failure()->message;
   EXPECT_EQ(shadow_checks(AliasMode::RuntimeOp).size(), 3u);

@@ -160,7 +160,7 @@ TEST(Export, PythonReproducerRunsWithDebiansTorchAndPrintsTheExpectedValues) {
   finding.failed = true;
   finding.kind = FindingKind::VALUE_MISMATCH;
   finding.message = "copy path: element [0, 1]: expected true, got false";
-  finding.path = "copy";
+  finding.path = FindingPath::Copy;
   const std::string script = export_python(p.c, finding, "faulty-blockcopy");
   const std::string path = std::filesystem::temp_directory_path() / "slicefuzz_export_test.py";
   std::ofstream(path) << script;
@@ -182,7 +182,7 @@ TEST(Export, GtestReproducerNamesTheBackendAndEmbedsTheCase) {
   finding.failed = true;
   finding.kind = FindingKind::UNSOUND_REWRITE;
   finding.message = "rewrite path: ...";
-  finding.path = "rewrite";
+  finding.path = FindingPath::Rewrite;
   const std::string test = export_gtest(c, finding, "faulty-density-step", "planted-12");
   EXPECT_NE(test.find("TEST(SlicefuzzReproducer, planted_12)"), std::string::npos);
   EXPECT_NE(test.find("find_backend(\"faulty-density-step\")"), std::string::npos);

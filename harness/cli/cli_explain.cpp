@@ -22,10 +22,10 @@ namespace slicefuzz {
 
 namespace {
 
-// The path a failure message names ("copy path: ..."), or "".
-std::string failing_path(const CaseSummary& s) {
-  if (!s.failed) return {};
-  return s.path.empty() ? "worker" : s.path;  // no path: a worker that died
+// The path that failed (None: nothing failed); a worker that died noted none.
+FindingPath failing_path(const CaseSummary& s) {
+  if (!s.failed) return FindingPath::None;
+  return s.path == FindingPath::None ? FindingPath::Worker : s.path;
 }
 
 // What a decision made of its op, from the op table: the alias prim op
@@ -37,16 +37,20 @@ std::string decision_label(const Case& c, const RewriteDecision& d) {
   return d.alias ? op_alias_prim(kind) : op_kind_name(kind);
 }
 
-// Per path: "agrees with torch", the finding, or "not compared".
-std::string path_status(const CaseSummary& s, const std::string& path, int order) {
-  static const char* kOrder[] = {"oracle", "copy", "rewrite"};
-  const std::string bad = failing_path(s);
-  if (bad.empty()) return path == "oracle" ? "torch and the naive reference agree" : "agrees with torch";
+// Per path (oracle, copy, rewrite, in the order the runner compares them):
+// "agrees with torch", the finding, or "not compared".
+std::string path_status(const CaseSummary& s, FindingPath path) {
+  static constexpr FindingPath kOrder[] = {FindingPath::Oracle, FindingPath::Copy, FindingPath::Rewrite};
+  const std::string agrees = path == FindingPath::Oracle ? "torch and the naive reference agree" : "agrees with torch";
+  const FindingPath bad = failing_path(s);
+  if (bad == FindingPath::None) return agrees;
   if (bad == path) return std::string(finding_kind_name(s.kind)) + ": " + s.message;
-  for (int i = 0; i < order; ++i)
-    if (bad == kOrder[i]) return "not compared (an earlier path failed)";
-  if (bad == "worker") return "unknown (the worker died)";
-  return path == "oracle" ? "torch and the naive reference agree" : "agrees with torch";
+  for (FindingPath earlier : kOrder) {
+    if (earlier == path) break;
+    if (bad == earlier) return "not compared (an earlier path failed)";
+  }
+  if (bad == FindingPath::Worker) return "unknown (the worker died)";
+  return agrees;
 }
 
 void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
@@ -78,9 +82,9 @@ void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
         .end_object();
   j.end_array().end_object();
   j.key("paths").begin_object()
-      .key("oracle").value(path_status(s, "oracle", 0))
-      .key("copy").value(path_status(s, "copy", 1))
-      .key("rewrite").value(path_status(s, "rewrite", 2))
+      .key("oracle").value(path_status(s, FindingPath::Oracle))
+      .key("copy").value(path_status(s, FindingPath::Copy))
+      .key("rewrite").value(path_status(s, FindingPath::Rewrite))
       .end_object();
   j.key("result").begin_object().key("failed").value(s.failed);
   if (s.failed) j.key("kind").value(finding_kind_name(s.kind)).key("message").value(s.message);
@@ -118,7 +122,7 @@ bool view_in_root(const Case& c, const ProgramInfo& info, const RewritePlan& rw,
 // or oracle finding says nothing about the plan).
 bool picture_failure(const Case& c, const ProgramInfo& info, const RewritePlan& rw,
                      const CaseSummary& s, PictureFailure& f) {
-  if (failing_path(s) != "rewrite") return false;
+  if (failing_path(s) != FindingPath::Rewrite) return false;
   f.label = std::string(finding_kind_name(s.kind)) + ": " + s.message;
   if (s.op < 0 || s.op >= static_cast<int>(info.ops.size())) return true;
   f.value = info.ops[s.op].result;
@@ -319,8 +323,8 @@ int explain_parsed(const std::string& file, const ParseResult& p, const CliArgs&
   std::printf("%s", plan_text_picture(p.info, rw, plan, &copy_plan, marked).c_str());
   std::printf("  # live, + kept alive by aliases, = alias (shares its root's bytes)\n\n");
   std::printf("comparison:\n  oracle:  %s\n  copy:    %s\n  rewrite: %s\n",
-              path_status(s, "oracle", 0).c_str(), path_status(s, "copy", 1).c_str(),
-              path_status(s, "rewrite", 2).c_str());
+              path_status(s, FindingPath::Oracle).c_str(), path_status(s, FindingPath::Copy).c_str(),
+              path_status(s, FindingPath::Rewrite).c_str());
   if (s.tolerated) std::printf("  (%d tolerated findings, e.g. MISSED_REWRITE)\n", s.tolerated);
   std::printf("\nresult: %s\n", s.failed ? ("FAIL " + std::string(finding_kind_name(s.kind))).c_str() : "PASS");
   return s.failed ? 1 : 0;

@@ -200,12 +200,12 @@ static std::string triage_record(const std::string& file, const std::string& tex
   w.key("kind").value(finding_kind_name(s.kind));
   w.key("file").value(file);
   w.key("status").value(known ? "KNOWN" : "NEW");
-  w.key("path").value(s.path);
+  w.key("path").value(finding_path_word(s.path));
   w.key("op").value(static_cast<int64_t>(s.op));
   w.key("op_kind").value(op_kind);
   w.key("line").value(static_cast<int64_t>(line));
-  w.key("rule").value(s.rule);
-  w.key("check").value(s.check);  // the runner's check that made it
+  w.key("rule").value(std::string(s.rule.word()));
+  w.key("check").value(s.check.word());  // the runner's check that made it
   if (s.execution >= 0) w.key("execution").value(static_cast<int64_t>(s.execution));  // version 4, 0-based
   w.key("cause").value(s.cause);  // a whole-program worker's diagnosis of its own pass
   // A dead worker's frames inside the system under test, top first, as the

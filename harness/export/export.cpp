@@ -339,7 +339,7 @@ std::string export_gtest(const Case& c, const CaseSummary& f, const std::string&
   s += "  slicefuzz::CaseReport report = slicefuzz::run_case(p.c, p.info, *backend, {});\n";
   s += "  const slicefuzz::Finding* f = report.first_failure();\n";
   s += "  EXPECT_EQ(f, nullptr) << (f ? std::string(slicefuzz::finding_kind_name(f->kind)) + \" (\" +\n";
-  s += "                                    f->path + \" path): \" + f->message\n";
+  s += "                                    slicefuzz::finding_path_word(f->path) + \" path): \" + f->message\n";
   s += "                              : std::string());\n";
   s += "}\n";
   return s;

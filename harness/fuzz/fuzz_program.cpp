@@ -308,8 +308,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::fprintf(stderr,
                  "\n==== slicefuzz finding ====\nkind: %s\npath: %s\nop: %d\ncheck: %s\nbackend: %s\n"
                  "message: %s\nmutators: %s\ncase:\n%s==== end of finding ====\n",
-                 std::string(slicefuzz::finding_kind_name(f->kind)).c_str(), f->path.c_str(), f->op,
-                 f->check.c_str(), g_backend->name.c_str(), f->message.c_str(), trail_or_none(data, size).c_str(),
+                 std::string(slicefuzz::finding_kind_name(f->kind)).c_str(), slicefuzz::finding_path_word(f->path), f->op,
+                 f->check.word().c_str(), g_backend->name.c_str(), f->message.c_str(), trail_or_none(data, size).c_str(),
                  slicefuzz::print_case(p.c).c_str());
     std::abort();
   }

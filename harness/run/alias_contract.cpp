@@ -129,8 +129,10 @@ void check_alias_contract(const Case& c, const ProgramInfo& info,
     if (!why.empty()) {
       // (The op's label only now: print_op on every call was a dozen allocations.)
       const std::string label = "op " + std::to_string(view.op) + " `" + print_op(op) + "`";
-      Finding f{FindingKind::ALIAS_VIOLATION, prim, view.op, label + " called directly: " + why,
-                false};
+      // The finding's path is the prim op, by the schema's word for it.
+      FindingPath path = FindingPath::Unknown;
+      parse_word(prim, path);
+      Finding f{FindingKind::ALIAS_VIOLATION, path, view.op, label + " called directly: " + why, false};
       f.sut_refused = view.dense && !ctx.ok();
       findings.push_back(f);
       return;

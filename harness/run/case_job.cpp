@@ -23,7 +23,7 @@ CaseSummary summarize(const CaseReport& report) {
   if (const Finding* f = report.first_failure()) {
     s.failed = true;
     s.kind = f->kind;
-    s.message = f->path + " path: " + f->message;
+    s.message = std::string(finding_path_word(f->path)) + " path: " + f->message;
     s.path = f->path;
     s.op = f->op;
     s.cause = f->cause;
@@ -54,9 +54,9 @@ std::string encode_summary(const CaseSummary& s) {
   o << s.decided.size() << '\n';
   for (const OpDecision& d : s.decided) o << d.alias << ' ' << one_line(d.op_kind) << '\n';
   o << "cause " << one_line(s.cause) << '\n';
-  o << "rule " << one_line(s.rule) << '\n';
-  o << "path " << one_line(s.path) << '\n';
-  o << "check " << one_line(s.check) << '\n';
+  o << "rule " << s.rule.word() << '\n';
+  o << "path " << finding_path_word(s.path) << '\n';
+  o << "check " << s.check.word() << '\n';
   if (s.execution >= 0) o << "execution " << s.execution << '\n';
   if (s.executions > 0) o << "executions " << s.executions << '\n';
   if (!s.off_schedule.empty()) {
@@ -113,9 +113,11 @@ CaseSummary decode_outcome(const JobOutcome& outcome) {
     const size_t sp = line.find(' ');
     const std::string key = line.substr(0, sp), value = sp == std::string::npos ? "" : line.substr(sp + 1);
     if (key == "cause") s.cause = value;
-    else if (key == "rule") s.rule = value;
-    else if (key == "path") s.path = value;
-    else if (key == "check") s.check = value;
+    // A word of no table (a worker of another build): left empty, never guessed.
+    else if (key == "rule") s.rule = BrokenRule::parse(value).value_or(BrokenRule{});
+    else if (key == "path") {
+      if (!parse_word(value, s.path)) s.path = FindingPath::Unknown;
+    } else if (key == "check") s.check = CheckId::parse(value).value_or(CheckId{});
     else if (key == "execution") s.execution = std::atoi(value.c_str());
     else if (key == "executions") s.executions = std::atoi(value.c_str());
     else if (key == "off_schedule") {
@@ -138,7 +140,7 @@ std::string run_case_text_job(const std::string& text, const Backend& backend,
     s.failed = true;
     s.kind = FindingKind::PARSE_ERROR;
     s.message = "parser path: " + p.error;
-    s.path = "parser";
+    s.path = FindingPath::Parser;
     return encode_summary(s);
   }
   return encode_summary(summarize(run_case(p.c, p.info, backend, options, &p.dynamic)));

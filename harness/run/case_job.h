@@ -13,7 +13,7 @@ struct CaseSummary {
   bool failed = false;
   FindingKind kind = FindingKind::VALUE_MISMATCH;
   std::string message;  // "<path> path: <message>", for people
-  std::string path;     // the path that failed, as data ("copy", "rewrite", "worker", ...)
+  FindingPath path = FindingPath::None;  // the path that failed, as data
   int op = -1;          // the op the finding is about (-1: none or unknown)
   int slices = 0, rewritten = 0, tolerated = 0;
   int64_t arena_bytes = 0, copy_arena_bytes = 0;
@@ -22,8 +22,8 @@ struct CaseSummary {
   std::string worker_log;  // a dead worker's report (SANITIZER, CRASH): frames for the signature
   std::string unsupported;  // UNSUPPORTED: the declared limit the case lies outside
   std::string cause;        // the finding's Finding::cause (a worker's diagnosis)
-  std::string rule;         // the finding's Finding::rule (the judge's broken rule or invariant)
-  std::string check;        // the finding's Finding::check (the runner's check that made it)
+  BrokenRule rule;          // the finding's Finding::rule (the judge's broken rule or invariant)
+  CheckId check;            // the finding's Finding::check (the runner's check that made it)
   int execution = -1;       // the finding's Finding::execution (version 4; -1: a static case)
   int executions = 0;       // CaseReport::executions (version 4; 0: a static case)
   std::vector<int64_t> off_schedule;  // the finding's Finding::off_schedule

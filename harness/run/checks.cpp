@@ -18,20 +18,23 @@ std::string op_label(const Case& c, int op) {
   return "op " + std::to_string(op) + " `" + print_op(c.ops[op]) + "`";
 }
 
-Finding finding(FindingKind kind, std::string path, int op, std::string message) {
-  return Finding{kind, std::move(path), op, std::move(message), false};
+Finding finding(FindingKind kind, FindingPath path, int op, std::string message) {
+  return Finding{kind, path, op, std::move(message), false};
 }
 
 // Compares `actual` against `expected` (the oracle). Error behaviour first (the same
 // op must fail), then every output element. `mismatch_kind` is VALUE_MISMATCH for a
-// path under test and ORACLE_DISAGREEMENT between the two oracles.
+// path under test and ORACLE_DISAGREEMENT between the two oracles. The messages
+// call `actual` by its path's word, or by `actual_name` when given.
 std::optional<Finding> compare_paths(const Case& c, const ProgramInfo& info,
                                      const PathResult& expected, std::string_view expected_name,
-                                     const PathResult& actual, const std::string& path,
-                                     FindingKind mismatch_kind, std::string_view note) {
+                                     const PathResult& actual, FindingPath path,
+                                     FindingKind mismatch_kind, std::string_view note,
+                                     std::string_view actual_name = {}) {
   const bool oracles = mismatch_kind == FindingKind::ORACLE_DISAGREEMENT;
   const FindingKind error_kind = oracles ? mismatch_kind : FindingKind::ERROR_MISMATCH;
-  const std::string who = path + " path";
+  const std::string who =
+      std::string(actual_name.empty() ? std::string_view(finding_path_word(path)) : actual_name) + " path";
   if (expected.error_op >= 0 && actual.error_op != expected.error_op) {
     const int op = expected.error_op;
     std::string what = actual.error_op >= 0
@@ -105,11 +108,8 @@ bool fill_is_distinct(ScalarType t, int64_t numel) {
 // ---- The checks -------------------------------------------------------------
 
 void oracles_agree(const ExecutionRecord& r, AliasMode, CaseReport& report) {
-  if (auto f = compare_paths(r.c, r.info, r.torch->path, "torch", *r.naive, "reference",
-                             FindingKind::ORACLE_DISAGREEMENT, "")) {
-    f->path = "oracle";
-    report.findings.push_back(*f);
-  }
+  push(report, compare_paths(r.c, r.info, r.torch->path, "torch", *r.naive, FindingPath::Oracle,
+                             FindingKind::ORACLE_DISAGREEMENT, "", "reference"));
 }
 
 void backend_admits(const ExecutionRecord& r, AliasMode, CaseReport& report) {
@@ -131,7 +131,7 @@ void backend_admits(const ExecutionRecord& r, AliasMode, CaseReport& report) {
 }
 
 void copy_path(const ExecutionRecord& r, AliasMode, CaseReport& report) {
-  push(report, compare_paths(r.c, r.info, r.torch->path, "torch", *r.copy, "copy",
+  push(report, compare_paths(r.c, r.info, r.torch->path, "torch", *r.copy, FindingPath::Copy,
                              FindingKind::VALUE_MISMATCH, r.note));
 }
 
@@ -158,18 +158,18 @@ void rewrite_decisions(const ExecutionRecord& r, AliasMode, CaseReport& report) 
     const RewriteDecision* d = r.rewrite->decision_for_op(v.op);
     const bool aliased = d && d->alias;
     if (aliased && !v.eligible) {
-      Finding f = finding(FindingKind::UNSOUND_REWRITE, "rewrite", v.op,
+      Finding f = finding(FindingKind::UNSOUND_REWRITE, FindingPath::Rewrite, v.op,
                           op_label(c, v.op) + " was rewritten to " + op_alias_prim(c.ops[v.op].kind) +
                               " (pass: " + d->reason + ") but it must stay a copy: " + v.reason);
       // The judge's rule, as data: the pass's own words above can never set it.
-      f.rule = eligibility_rule_word(v.broken);
+      f.rule = v.broken;
       // The execution where the judge's rule breaks, not the one being checked
       // (run_executions maps it to the case's run order).
       if (i < breaks_at.size()) f.execution = breaks_at[i];
       if (i < off_schedule.size()) f.off_schedule = *off_schedule[i];
       report.findings.push_back(std::move(f));
     } else if (!aliased && v.eligible) {
-      Finding f = finding(FindingKind::MISSED_REWRITE, "rewrite", v.op,
+      Finding f = finding(FindingKind::MISSED_REWRITE, FindingPath::Rewrite, v.op,
                           op_label(c, v.op) + " could be an " + op_alias_prim(c.ops[v.op].kind) +
                               " (dense, no output, no mutation hazard) but the pass kept the copy: " +
                               (d ? d->reason : std::string("no decision")));
@@ -190,15 +190,15 @@ void plan_invariants(const ExecutionRecord& r, AliasMode, CaseReport& report) {
   if (verdict.ok())
     verdict = judge_plan(r.c, r.info, *r.rewrite, *r.plan, r.torch_delta, r.backend.arena_alignment, placed);
   if (verdict.ok()) return;
-  Finding f = finding(FindingKind::PLAN_VIOLATION, "rewrite", -1, std::move(verdict.message));
-  f.rule = plan_invariant_word(verdict.broken);
+  Finding f = finding(FindingKind::PLAN_VIOLATION, FindingPath::Rewrite, -1, std::move(verdict.message));
+  f.rule = verdict.broken;
   report.findings.push_back(std::move(f));
 }
 
 void arena_growth(const ExecutionRecord& r, AliasMode, CaseReport& report) {
   if (!r.backend.never_grows_arena || r.plan->arena_bytes <= r.copy_plan->arena_bytes) return;
   report.findings.push_back(finding(
-      FindingKind::MEMORY_REGRESSION, "rewrite", -1,
+      FindingKind::MEMORY_REGRESSION, FindingPath::Rewrite, -1,
       "the rewrite grew the arena from " + std::to_string(r.copy_plan->arena_bytes) + " to " +
           std::to_string(r.plan->arena_bytes) + " bytes (aliases keep their roots alive longer)"));
 }
@@ -229,7 +229,7 @@ void compare_aliases(const ExecutionRecord& r, const std::vector<AliasRecord>& a
             " bytes (storage offset " + std::to_string(r.torch_delta[a.value] / es) + " elements)";
     if (!why.empty())
       report.findings.push_back(finding(
-          FindingKind::ALIAS_VIOLATION, rewrite_path_name(r, mode), a.op,
+          FindingKind::ALIAS_VIOLATION, rewrite_path(r, mode), a.op,
           op_label(c, a.op) +
               (mode == AliasMode::Planned ? std::string(": the plan placed '")
                                           : ": " + std::string(op_alias_prim(c.ops[a.op].kind)) + " made '") +
@@ -250,7 +250,7 @@ void alias_facts(const ExecutionRecord& r, AliasMode mode, CaseReport& report) {
 void rewrite_values(const ExecutionRecord& r, AliasMode mode, CaseReport& report) {
   if (const RewritePathResult* run = r.run(mode))
     push(report, compare_paths(r.c, r.info, r.torch->path, "torch", run->first_execution.path,
-                               rewrite_path_name(r, mode), FindingKind::VALUE_MISMATCH, r.note));
+                               rewrite_path(r, mode), FindingKind::VALUE_MISMATCH, r.note));
 }
 
 // The second execution (same plan, fresh arena, the values' tensors kept): a bug
@@ -262,7 +262,7 @@ void alias_facts_again(const ExecutionRecord& r, AliasMode mode, CaseReport& rep
 void rewrite_values_again(const ExecutionRecord& r, AliasMode mode, CaseReport& report) {
   if (const RewritePathResult* run = r.run(mode))
     push(report, compare_paths(r.c, r.info, run->first_execution.path, "the first execution", run->path,
-                               rewrite_path_name(r, mode), FindingKind::VALUE_MISMATCH,
+                               rewrite_path(r, mode), FindingKind::VALUE_MISMATCH,
                                r.note.empty() ? std::string(kAgain) : r.note));
 }
 
@@ -279,7 +279,7 @@ void worker_answer(const ExecutionRecord& r, AliasMode, CaseReport& report) {
   const ProgramInfo& info = r.info;
   const WorkerAnswer& a = *r.worker;
   auto died = [&](FindingKind kind, const std::string& what) {
-    report.findings.push_back(finding(kind, "worker", -1, what));
+    report.findings.push_back(finding(kind, FindingPath::Worker, -1, what));
   };
   switch (a.status) {
     case WorkerAnswer::Status::Timeout: return died(FindingKind::TIMEOUT, a.detail);
@@ -306,7 +306,7 @@ void worker_answer(const ExecutionRecord& r, AliasMode, CaseReport& report) {
     if (a.path.outputs[i].dtype != want) {
       const int def = info.values[info.outputs[i]].def_op;
       report.findings.push_back(finding(
-          FindingKind::VALUE_MISMATCH, "worker", def,
+          FindingKind::VALUE_MISMATCH, FindingPath::Worker, def,
           "output '" + c.outputs[i] + "' has dtype " + std::string(scalar_type_name(a.path.outputs[i].dtype)) +
               ", torch's has " + std::string(scalar_type_name(want))));
       return;
@@ -316,46 +316,46 @@ void worker_answer(const ExecutionRecord& r, AliasMode, CaseReport& report) {
 
 // Then its errors and values against torch.
 void worker_values(const ExecutionRecord& r, AliasMode, CaseReport& report) {
-  push(report, compare_paths(r.c, r.info, r.torch->path, "torch", r.worker->path, "worker",
+  push(report, compare_paths(r.c, r.info, r.torch->path, "torch", r.worker->path, FindingPath::Worker,
                              FindingKind::VALUE_MISMATCH, " [out-of-process backend " + r.backend.name + "]"));
 }
 
 }  // namespace
 
-const char* rewrite_path_name(const ExecutionRecord& r, AliasMode mode) {
-  return mode == AliasMode::Planned && !r.shadow ? "planned" : "rewrite";
+FindingPath rewrite_path(const ExecutionRecord& r, AliasMode mode) {
+  return mode == AliasMode::Planned && !r.shadow ? FindingPath::Planned : FindingPath::Rewrite;
 }
 
 std::vector<Check> case_checks(const Backend& backend) {
-  std::vector<Check> checks = {{"oracles-agree", Stage::Naive, AliasMode::RuntimeOp, oracles_agree},
-                               {"backend-admits", Stage::None, AliasMode::RuntimeOp, backend_admits}};
+  std::vector<Check> checks = {{RunnerCheck::OraclesAgree, Stage::Naive, AliasMode::RuntimeOp, oracles_agree},
+                               {RunnerCheck::BackendAdmits, Stage::None, AliasMode::RuntimeOp, backend_admits}};
   if (backend.out_of_process()) {
-    checks.insert(checks.end(), {{kWorkerAnswerCheck, Stage::WorkerRun, AliasMode::RuntimeOp, worker_answer},
-                                 {kWorkerValuesCheck, Stage::WorkerRun, AliasMode::RuntimeOp, worker_values}});
+    checks.insert(checks.end(), {{RunnerCheck::WorkerAnswer, Stage::WorkerRun, AliasMode::RuntimeOp, worker_answer},
+                                 {RunnerCheck::WorkerValues, Stage::WorkerRun, AliasMode::RuntimeOp, worker_values}});
     return checks;
   }
-  checks.insert(checks.end(), {{"copy-path", Stage::CopyPath, AliasMode::RuntimeOp, copy_path},
-                               {"rewrite-decisions", Stage::Pass, AliasMode::RuntimeOp, rewrite_decisions},
-                               {"plan-invariants", Stage::Plan, AliasMode::RuntimeOp, plan_invariants},
-                               {"arena-growth", Stage::Plan, AliasMode::RuntimeOp, arena_growth}});
+  checks.insert(checks.end(), {{RunnerCheck::CopyPath, Stage::CopyPath, AliasMode::RuntimeOp, copy_path},
+                               {RunnerCheck::RewriteDecisions, Stage::Pass, AliasMode::RuntimeOp, rewrite_decisions},
+                               {RunnerCheck::PlanInvariants, Stage::Plan, AliasMode::RuntimeOp, plan_invariants},
+                               {RunnerCheck::ArenaGrowth, Stage::Plan, AliasMode::RuntimeOp, arena_growth}});
   // Each alias mode the backend uses: the runtime prim op, and/or aliases placed
   // by the plan with no op (path "planned").
   for (AliasMode mode : {AliasMode::RuntimeOp, AliasMode::Planned}) {
     if (backend.alias_mode != AliasMode::Both && backend.alias_mode != mode) continue;
-    checks.insert(checks.end(), {{"alias-facts", Stage::RewriteRun, mode, alias_facts},
-                                 {"rewrite-values", Stage::RewriteRun, mode, rewrite_values},
-                                 {"alias-facts-again", Stage::RewriteRun, mode, alias_facts_again},
-                                 {"rewrite-values-again", Stage::RewriteRun, mode, rewrite_values_again}});
+    checks.insert(checks.end(), {{RunnerCheck::AliasFacts, Stage::RewriteRun, mode, alias_facts},
+                                 {RunnerCheck::RewriteValues, Stage::RewriteRun, mode, rewrite_values},
+                                 {RunnerCheck::AliasFactsAgain, Stage::RewriteRun, mode, alias_facts_again},
+                                 {RunnerCheck::RewriteValuesAgain, Stage::RewriteRun, mode, rewrite_values_again}});
   }
   if (backend.alias_mode != AliasMode::Planned)
-    checks.push_back({"alias-contract", Stage::None, AliasMode::RuntimeOp, alias_contract});
+    checks.push_back({RunnerCheck::AliasContract, Stage::None, AliasMode::RuntimeOp, alias_contract});
   return checks;
 }
 
 std::vector<Check> shadow_checks(AliasMode mode) {
-  return {{"copy-path", Stage::CopyPath, mode, copy_path},
-          {"rewrite-values", Stage::RewriteRun, mode, rewrite_values},
-          {"rewrite-values-again", Stage::RewriteRun, mode, rewrite_values_again}};
+  return {{RunnerCheck::CopyPath, Stage::CopyPath, mode, copy_path},
+          {RunnerCheck::RewriteValues, Stage::RewriteRun, mode, rewrite_values},
+          {RunnerCheck::RewriteValuesAgain, Stage::RewriteRun, mode, rewrite_values_again}};
 }
 
 std::vector<int64_t> torch_alias_deltas(const ExecutionRecord& r) {

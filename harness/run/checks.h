@@ -27,16 +27,13 @@
 namespace slicefuzz {
 
 struct Check {
-  const char* name;
+  RunnerCheck id;  // findings.h's table: its word is the report's
   Stage needs;
   AliasMode mode = AliasMode::RuntimeOp;  // the run a RewriteRun check reads
   // Appends findings to the report; sets report.unsupported to decide the case
   // without a finding (the runner stops after either).
   void (*run)(const ExecutionRecord&, AliasMode, CaseReport&);
 };
-
-inline constexpr const char* kWorkerAnswerCheck = "worker-answer";
-inline constexpr const char* kWorkerValuesCheck = "worker-values";
 
 // Every check a case goes through on `backend`, in order.
 std::vector<Check> case_checks(const Backend& backend);
@@ -45,9 +42,9 @@ std::vector<Check> case_checks(const Backend& backend);
 // `mode`) against torch, on a program whose every element says where it came from.
 std::vector<Check> shadow_checks(AliasMode mode);
 
-// The path name a rewrite run reports under: "planned" for aliases placed by the
-// plan, "rewrite" for the runtime alias ops (and for the shadow's one run).
-const char* rewrite_path_name(const ExecutionRecord& r, AliasMode mode);
+// The path a rewrite run reports under: Planned for aliases placed by the plan,
+// Rewrite for the runtime alias ops (and for the shadow's one run).
+FindingPath rewrite_path(const ExecutionRecord& r, AliasMode mode);
 
 // Per value: where torch's view chain puts an alias's first byte relative to its
 // root, for the aliases the pass decided (0 for everything else).

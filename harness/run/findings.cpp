@@ -13,4 +13,22 @@ std::optional<FindingKind> parse_finding_kind(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+constexpr std::string_view kShadowPrefix = "provenance-shadow/";
+}
+
+std::string CheckId::word() const {
+  return (shadow ? std::string(kShadowPrefix) : std::string()) + runner_check_word(check);
+}
+
+std::optional<CheckId> CheckId::parse(std::string_view word) {
+  CheckId id;
+  if (word.substr(0, kShadowPrefix.size()) == kShadowPrefix) {
+    id.shadow = true;
+    word.remove_prefix(kShadowPrefix.size());
+  }
+  if (!parse_word(word, id.check)) return std::nullopt;
+  return id;
+}
+
 }  // namespace slicefuzz

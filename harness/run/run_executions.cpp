@@ -21,8 +21,8 @@ namespace {
 Finding input_check_finding(const Case& c, const ExecutionInfo& e, const Backend& backend) {
   Finding f;
   f.kind = FindingKind::ERROR_MISMATCH;
-  f.path = "inputs";
-  f.check = "input-check";
+  f.path = FindingPath::Inputs;
+  f.check = CheckId{RunnerCheck::InputCheck};
   std::string refused, past;
   for (const InputDecl& in : c.inputs) {
     if (!in.is_dynamic()) continue;
@@ -35,7 +35,7 @@ Finding input_check_finding(const Case& c, const ExecutionInfo& e, const Backend
                std::to_string(d) + ", past its bound " + std::to_string(in.sizes[d]);
   }
   if (!e.in_range && refused.empty()) {
-    f.rule = "dim-past-bound";
+    f.rule = InputRule::DimPastBound;
     f.message = past + " (program.fbs: each dim at runtime at most its upper bound's), but the "
                 "backend's input check accepted it";
     f.sut_accepted = true;
@@ -175,7 +175,7 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
     if (!analyze_dynamic(c, options.byte_budget, own, first, err, /*keep_every=*/true)) {
       Finding f;
       f.kind = FindingKind::PARSE_ERROR;
-      f.path = "parser";
+      f.path = FindingPath::Parser;
       f.message = err.message;
       report.findings.push_back(std::move(f));
       return report;
@@ -221,7 +221,7 @@ CaseReport run_executions(const Case& c, const Backend& backend, const RunOption
     if (!backend.out_of_process()) {
       Finding f;
       {
-        RunningPath running("inputs");  // a backend's input check may be its runtime's code
+        RunningPath running(FindingPath::Inputs);  // a backend's input check may be its runtime's code
         f = input_check_finding(c, e, backend);
       }
       // A refusal for a declared limit (sizes past what the backend represents)

@@ -51,12 +51,12 @@ const Finding* CaseReport::first_failure() const {
 
 namespace {
 
-// The path this process is running (a string literal; "" between paths).
+// The path this process is running (its word, from findings.h's table; "" between paths).
 std::atomic<const char*> g_running_path{""};
 
 }  // namespace
 
-RunningPath::RunningPath(const char* path) { g_running_path.store(path); }
+RunningPath::RunningPath(FindingPath path) { g_running_path.store(finding_path_word(path)); }
 RunningPath::~RunningPath() { g_running_path.store(""); }
 
 namespace {
@@ -91,21 +91,21 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
   const ProgramInfo& info = r.info;
   const Backend& backend = r.backend;
   if (!r.torch) {  // every check reads torch
-    RunningPath running("oracle");
+    RunningPath running(FindingPath::Oracle);
     r.torch = run_torch_oracle(c, info);
   }
   switch (stage) {
     case Stage::None: return;
     case Stage::Naive:
       if (!r.naive) {
-        RunningPath running("oracle");
+        RunningPath running(FindingPath::Oracle);
         r.naive = run_naive_reference(c, info);
       }
       return;
     case Stage::CopyPath:
       if (!r.copy) {
         if (r.inputs.empty()) r.inputs = make_input_values(info);
-        RunningPath running("copy");
+        RunningPath running(FindingPath::Copy);
         r.copy = run_copy_path(c, info, r.inputs, backend.kernels, r.bounds);
       }
       return;
@@ -150,7 +150,7 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
       // rewrite path runs only on a valid plan of its own.
       if (r.shadow && !check_plan(c, info, *r.rewrite, *r.plan, {}, backend.arena_alignment).empty()) return;
       if (r.inputs.empty()) r.inputs = make_input_values(info);
-      RunningPath running(rewrite_path_name(r, mode));
+      RunningPath running(rewrite_path(r, mode));
       if (r.schedule && r.schedule->methods[m])
         r.runs[m] = r.schedule->methods[m]->execute_twice(c, info, r.inputs, r.schedule->symbols);
       else
@@ -167,7 +167,7 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
         sent.inputs[0].dtype.reset();
         r.worker_text = print_case(sent);
         if (r.inputs.empty()) r.inputs = make_input_values(info);
-        RunningPath running("worker");
+        RunningPath running(FindingPath::Worker);
         r.worker = ask_worker(backend.worker_command, "run", r.worker_text, r.inputs[0], worker_timeout_seconds());
       }
       return;
@@ -177,14 +177,14 @@ void produce(ExecutionRecord& r, Stage stage, AliasMode mode, CaseReport* counte
 // Runs `checks` over the record in order, stopping at the first that fails or
 // decides the case; each finding is stamped with the check that made it.
 // Returns the failing check, or nullptr.
-const Check* run_checks(ExecutionRecord& r, const std::vector<Check>& checks, const char* prefix,
+const Check* run_checks(ExecutionRecord& r, const std::vector<Check>& checks, bool shadow,
                         CaseReport& report, CaseReport* counters) {
   for (const Check& check : checks) {
     produce(r, check.needs, check.mode, counters);
     const size_t before = report.findings.size();
     check.run(r, check.mode, report);
     for (size_t i = before; i < report.findings.size(); ++i)
-      report.findings[i].check = std::string(prefix) + check.name;
+      report.findings[i].check = CheckId{check.id, shadow};
     if (report.failed() || !report.unsupported.empty()) return &check;
   }
   return nullptr;
@@ -232,7 +232,7 @@ void run_provenance_shadow(const ExecutionRecord& r, const RunOptions& options, 
                : " in the int64 provenance shadow, where each input element holds its own "
                  "row-major index (plus any add_): the element came from the wrong place";
   const AliasMode mode = r.backend.alias_mode != AliasMode::Planned ? AliasMode::RuntimeOp : AliasMode::Planned;
-  run_checks(s, shadow_checks(mode), "provenance-shadow/", report, nullptr);
+  run_checks(s, shadow_checks(mode), /*shadow=*/true, report, nullptr);
 }
 
 CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& backend,
@@ -249,9 +249,9 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
     r.copy_plan = *s->copy_plan;
   }
   const std::vector<Check> checks = case_checks(backend);
-  const Check* failed = run_checks(r, checks, "", report, &report);
+  const Check* failed = run_checks(r, checks, /*shadow=*/false, report, &report);
   if (failed) {
-    if (failed->name == std::string(kWorkerValuesCheck) && !report.findings.empty() &&
+    if (failed->id == RunnerCheck::WorkerValues && !report.findings.empty() &&
         report.findings.back().kind == FindingKind::VALUE_MISMATCH)
       ask_worker_to_diagnose(r, report.findings.back());
     // The worker answered, on protocol, that the program it ran raised outside
@@ -259,7 +259,7 @@ CaseReport run_all_paths(const Case& c, const ProgramInfo& info, const Backend& 
     // the case runs (eager PyTorch ran it first), so its pass may be to blame.
     const bool raised = r.worker && r.worker->status == WorkerAnswer::Status::Ok &&
                         r.worker->path.error_op < 0 && !r.worker->path.error_message.empty();
-    if (failed->name == std::string(kWorkerAnswerCheck) && raised && !report.findings.empty() &&
+    if (failed->id == RunnerCheck::WorkerAnswer && raised && !report.findings.empty() &&
         report.findings.back().kind == FindingKind::CRASH)
       ask_worker_to_diagnose(r, report.findings.back());
     return report;

@@ -66,7 +66,7 @@ struct CaseReport {
 };
 
 // What a worker that dies while running a case writes to its log, then the path
-// it was running ("oracle", "copy", "rewrite", "planned", "worker"), so that the
+// it was running (a FindingPath's word: "oracle", "copy", "rewrite", ...), so that the
 // signature takes the path from the worker's own state, not from function names
 // in the stack (sanitizer builds: a sanitizer's death callback writes it).
 inline constexpr const char* kWorkerPathNote = "slicefuzz-worker-path: ";
@@ -106,10 +106,10 @@ ScheduledRewrite decide_rewrite_for_executions(const Case& symbolic,
                                                const std::vector<const ExecutionInfo*>& running,
                                                const DynamicInfo& dynamic, const Backend& backend);
 
-// Marks the path this process runs for its scope (a string literal): what a
-// sanitizer report's death callback names (its signature's path).
+// Marks the path this process runs for its scope: what a sanitizer report's
+// death callback names (its signature's path), by the path's word.
 struct RunningPath {
-  explicit RunningPath(const char* path);
+  explicit RunningPath(FindingPath path);
   ~RunningPath();
   RunningPath(const RunningPath&) = delete;
   RunningPath& operator=(const RunningPath&) = delete;

@@ -101,16 +101,16 @@ std::vector<std::string> sut_frames(const std::string& log) {
   return out;
 }
 
-// The path a dying worker wrote after kWorkerPathNote (its last such line), or "".
-static std::string worker_path_note(const std::string& log) {
+// The path a dying worker wrote after kWorkerPathNote (its last such line), or
+// None when it wrote no word of the paths' table.
+static FindingPath worker_path_note(const std::string& log) {
   const size_t at = log.rfind(kWorkerPathNote);
-  if (at == std::string::npos) return {};
+  FindingPath path = FindingPath::None;
+  if (at == std::string::npos) return path;
   const size_t b = at + std::strlen(kWorkerPathNote);
   const size_t e = log.find('\n', b);
-  std::string path = log.substr(b, e == std::string::npos ? std::string::npos : e - b);
-  if (path.empty()) return {};
-  for (char ch : path)
-    if (!(std::islower(static_cast<unsigned char>(ch)) || ch == '-')) return {};
+  if (!parse_word(std::string_view(log).substr(b, e == std::string::npos ? std::string::npos : e - b), path))
+    return FindingPath::None;
   return path;
 }
 
@@ -129,13 +129,13 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
     // is its top frame inside the system under test, without the line number
     // (lines move with every edit; the report shows them).
     const std::vector<Frame> frames = parse_frames(f.worker_log);
-    std::string path = worker_path_note(f.worker_log);
+    FindingPath path = worker_path_note(f.worker_log);
     for (const Frame& fr : frames) {
-      if (!path.empty()) break;
-      if (fr.function == "run_rewrite_path") path = "rewrite";
-      else if (fr.function == "run_copy_path") path = "copy";
+      if (path != FindingPath::None) break;
+      if (fr.function == "run_rewrite_path") path = FindingPath::Rewrite;
+      else if (fr.function == "run_copy_path") path = FindingPath::Copy;
     }
-    if (path.empty()) path = "unknown-path";
+    if (path == FindingPath::None) path = FindingPath::Unknown;
     // An abort names the check that fired, not the abort machinery: when the top
     // frame is ExecuTorch's platform abort, skip it and the inline tensor
     // accessors (portable_type) whose ET_CHECK called it.
@@ -155,17 +155,17 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
     } else {
       where = "no-sut-frame";
     }
-    return s + ":" + path + ":" + where;
+    return s + ":" + finding_path_word(path) + ":" + where;
   }
   const Op* op = f.op >= 0 && f.op < static_cast<int>(c.ops.size()) ? &c.ops[f.op] : nullptr;
   s += ":";
   s += op ? op_kind_name(op->kind) : "program";
-  if (!f.path.empty()) s += ":" + f.path;  // the path as data, never read from the message
+  if (f.path != FindingPath::None) s += std::string(":") + finding_path_word(f.path);  // as data, never read from the message
   // The few words that separate different causes of one kind: which eligibility
   // rule an unsound rewrite broke, which plan invariant failed. They are the
   // judge's own categories (oracles/eligibility.h, oracles/plan_check.h), carried
   // as data from where the judge decides; no message is read for them.
-  if (!f.rule.empty()) s += ":" + f.rule;
+  if (!f.rule.empty()) s += ":" + std::string(f.rule.word());
   // Wrong values on a non-default dim order and on a contiguous tensor are
   // different causes in every kernel seen so far (ExecuTorch's channels-last
   // slice_copy among them): the one feature kept, so that a known layout bug
@@ -183,7 +183,7 @@ std::string finding_signature(const Case& c, const CaseSummary& f) {
 
 std::string root_cause_signature(const Case& c, const CaseSummary& f, const CaseRunner& run) {
   if (f.kind != FindingKind::VALUE_MISMATCH || !run || !f.cause.empty()) return finding_signature(c, f);
-  const std::string& path = f.path;
+  const FindingPath path = f.path;
   std::set<std::string> names;
   for (const InputDecl& in : c.inputs) names.insert(in.name);
   for (const Op& op : c.ops) names.insert(op.result);
@@ -200,7 +200,7 @@ std::string root_cause_signature(const Case& c, const CaseSummary& f, const Case
     const std::string& v = op.result.empty() ? op.target : op.result;
     Case p = c;
     p.ops.resize(static_cast<size_t>(j) + 1);
-    if (path == "copy") {
+    if (path == FindingPath::Copy) {
       p.outputs = {v};  // the copy path has no aliasing to preserve
     } else {
       // A program output is never aliased: read the value through a clone so
