@@ -111,29 +111,35 @@ inline constexpr ArgList kNone{};
 // first operand (op_args above); the project's kernel that runs it on the copy
 // path (kernels/kernels.h, "" for eager ops); and torch's view op of a view-copy
 // or eager view op (what the exporters and the generic torch evaluator call;
-// "" where the judge spells it out itself). Everything that parses, prints,
-// labels or decides on an op reads this table.
+// "" where the judge spells it out itself); and the ExecuTorch operator a .pte
+// program calls for it, "name.overload" as kernels/portable/functions.yaml
+// declares it (checked against pytorch/executorch cff6f4dd, that file; "" for
+// the eager ops, which no ExecuTorch program here holds). Everything that
+// parses, prints, labels or decides on an op reads this table.
 #define SLICEFUZZ_OP_KINDS(X)                                                                    \
   X(SliceCopy, "slice_copy", 1, false, Defines, "et_slice", kSlice, "slice_copy_Tensor_out",     \
-    "slice")                                                                                     \
-  X(Add, "add_", 1, false, Mutates, "", kScalar, "add_scalar_", "")                              \
-  X(Clone, "clone", 1, false, Defines, "", kClone, "clone_out", "")                              \
-  X(Copy, "copy_", 1, false, Mutates, "", kCopySource, "copy_", "")                              \
-  X(Slice, "slice", 2, true, Defines, "", kSlice, "", "slice")                                   \
-  X(Select, "select", 2, true, Defines, "", kSelect, "", "select")                               \
-  X(AddOut, "add", 2, true, Defines, "", kScalar, "", "")                                        \
+    "slice", "aten::slice_copy.Tensor_out")                                                      \
+  X(Add, "add_", 1, false, Mutates, "", kScalar, "add_scalar_", "", "aten::add.Scalar_out")      \
+  X(Clone, "clone", 1, false, Defines, "", kClone, "clone_out", "", "aten::clone.out")           \
+  X(Copy, "copy_", 1, false, Mutates, "", kCopySource, "copy_", "", "aten::copy_")               \
+  X(Slice, "slice", 2, true, Defines, "", kSlice, "", "slice", "")                               \
+  X(Select, "select", 2, true, Defines, "", kSelect, "", "select", "")                           \
+  X(AddOut, "add", 2, true, Defines, "", kScalar, "", "", "")                                    \
   X(SelectCopy, "select_copy", 2, false, Defines, "et_select", kSelect, "select_copy_int_out",   \
-    "select")                                                                                    \
+    "select", "aten::select_copy.int_out")                                                       \
   X(SqueezeCopy, "squeeze_copy", 2, false, Defines, "et_view", kSqueeze, "squeeze_copy_dims_out", \
-    "")                                                                                          \
+    "", "aten::squeeze_copy.dims_out")                                                           \
   X(UnsqueezeCopy, "unsqueeze_copy", 2, false, Defines, "et_view", kUnsqueeze,                   \
-    "unsqueeze_copy_out", "unsqueeze")                                                           \
-  X(ViewCopy, "view_copy", 2, false, Defines, "et_view", kView, "view_copy_out", "")           \
-  X(NarrowCopy, "narrow_copy", 3, false, Defines, "et_slice", kNarrow, "narrow_copy_out", "narrow") \
-  X(ExpandCopy, "expand_copy", 3, false, Defines, "et_view", kExpand, "expand_copy_out", "expand") \
-  X(Relu, "relu", 2, true, Defines, "", kNone, "", "")                                         \
-  X(IndexCopy, "index_copy", 2, true, Defines, "", kIndexCopy, "", "")                         \
-  X(IndexPut, "index_put", 2, true, Defines, "", kIndexPut, "", "")
+    "unsqueeze_copy_out", "unsqueeze", "aten::unsqueeze_copy.out")                               \
+  X(ViewCopy, "view_copy", 2, false, Defines, "et_view", kView, "view_copy_out", "",             \
+    "aten::view_copy.out")                                                                       \
+  X(NarrowCopy, "narrow_copy", 3, false, Defines, "et_slice", kNarrow, "narrow_copy_out", "narrow", \
+    "aten::narrow_copy.out")                                                                     \
+  X(ExpandCopy, "expand_copy", 3, false, Defines, "et_view", kExpand, "expand_copy_out", "expand", \
+    "aten::expand_copy.out")                                                                     \
+  X(Relu, "relu", 2, true, Defines, "", kNone, "", "", "")                                       \
+  X(IndexCopy, "index_copy", 2, true, Defines, "", kIndexCopy, "", "", "")                       \
+  X(IndexPut, "index_put", 2, true, Defines, "", kIndexPut, "", "", "")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 
@@ -153,10 +159,11 @@ struct OpKindInfo {
   ArgList args;            // after the first operand (SRC, or TARGET for an in-place op)
   const char* kernel;      // the copy path's kernel (kernels/kernels.h); "" for eager ops
   const char* torch_view;  // torch.ops.aten.<this>: the op's view in torch; "" if none is named
+  const char* et_op;       // ExecuTorch's operator, "aten::x.overload"; "" for eager ops
 };
 inline constexpr OpKindInfo kOpKinds[] = {
-#define SLICEFUZZ_OP_ROW(e, name, version, eager, effect, alias, args, kernel, torch_view) \
-  {OpKind::e, name, version, eager, OpEffect::effect, alias, arg_list(op_args::args), kernel, torch_view},
+#define SLICEFUZZ_OP_ROW(e, name, version, eager, effect, alias, args, kernel, torch_view, et_op) \
+  {OpKind::e, name, version, eager, OpEffect::effect, alias, arg_list(op_args::args), kernel, torch_view, et_op},
     SLICEFUZZ_OP_KINDS(SLICEFUZZ_OP_ROW)
 #undef SLICEFUZZ_OP_ROW
 };

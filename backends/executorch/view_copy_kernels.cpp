@@ -137,8 +137,24 @@ BoxedKernel boxed_kernel(OpKind kind) {
   switch (kind) {
     case OpKind::NarrowCopy: return &narrow_copy_boxed;
     case OpKind::ExpandCopy: return &expand_copy_boxed;
-    default: return nullptr;  // the ops with a slot of their own, and ops not wired here
+    // Every other kind listed (no default): a new op is a compile error here until
+    // it is wired, or listed as one with a slot of its own in KernelTable.
+    case OpKind::SliceCopy:
+    case OpKind::Add:
+    case OpKind::Clone:
+    case OpKind::Copy:
+    case OpKind::SelectCopy:
+    case OpKind::SqueezeCopy:
+    case OpKind::UnsqueezeCopy:
+    case OpKind::ViewCopy: return nullptr;  // a slot of its own (program/kernel_table.h)
+    case OpKind::Slice:
+    case OpKind::Select:
+    case OpKind::AddOut:
+    case OpKind::Relu:
+    case OpKind::IndexCopy:
+    case OpKind::IndexPut: return nullptr;  // eager ops: the backend declares none
   }
+  return nullptr;
 }
 
 }  // namespace slicefuzz::et_kernels

@@ -82,9 +82,9 @@ void write_json(const std::string& name, const Case& c, const ProgramInfo& info,
         .end_object();
   j.end_array().end_object();
   j.key("paths").begin_object()
-      .key("oracle").value(path_status(s, FindingPath::Oracle))
-      .key("copy").value(path_status(s, FindingPath::Copy))
-      .key("rewrite").value(path_status(s, FindingPath::Rewrite))
+      .key(finding_path_word(FindingPath::Oracle)).value(path_status(s, FindingPath::Oracle))
+      .key(finding_path_word(FindingPath::Copy)).value(path_status(s, FindingPath::Copy))
+      .key(finding_path_word(FindingPath::Rewrite)).value(path_status(s, FindingPath::Rewrite))
       .end_object();
   j.key("result").begin_object().key("failed").value(s.failed);
   if (s.failed) j.key("kind").value(finding_kind_name(s.kind)).key("message").value(s.message);

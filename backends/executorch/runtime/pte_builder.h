@@ -198,18 +198,25 @@ class Builder {
         }
       }
     };
+    // The operator as the op table names it ("aten::x.overload"); a quirk below
+    // picks another overload of the same family where the arguments ask for it.
+    const std::string_view et_op = op_kind_info(op.kind).et_op;
+    const size_t dot = et_op.find('.');
+    call.name = std::string(et_op.substr(0, dot));
+    call.overload = dot == std::string_view::npos ? std::string() : std::string(et_op.substr(dot + 1));
+    // Every op kind is listed (no default): a new op is a compile error here
+    // until it is written, or declared an eager op that no program holds.
     switch (op.kind) {
-      case OpKind::SliceCopy: call.name = "aten::slice_copy", call.overload = "Tensor_out"; schema_args(); break;
-      case OpKind::SelectCopy: call.name = "aten::select_copy", call.overload = "int_out"; schema_args(); break;
+      case OpKind::SliceCopy:
+      case OpKind::SelectCopy:
+      case OpKind::UnsqueezeCopy:
+      case OpKind::ViewCopy:
+      case OpKind::NarrowCopy: schema_args(); break;
       case OpKind::SqueezeCopy:
-        call.name = "aten::squeeze_copy", call.overload = op.single_dim && op.ints.size() == 1 ? "dim_out" : "dims_out";
+        if (op.single_dim && op.ints.size() == 1) call.overload = "dim_out";  // squeeze_copy.dim_out(self, int dim)
         schema_args();
         break;
-      case OpKind::UnsqueezeCopy: call.name = "aten::unsqueeze_copy", call.overload = "out"; schema_args(); break;
-      case OpKind::ViewCopy: call.name = "aten::view_copy", call.overload = "out"; schema_args(); break;
-      case OpKind::NarrowCopy: call.name = "aten::narrow_copy", call.overload = "out"; schema_args(); break;
       case OpKind::ExpandCopy:
-        call.name = "aten::expand_copy", call.overload = "out";
         schema_args();
         call.args.push_back(add_bool(false));  // implicit=False
         break;
@@ -222,13 +229,11 @@ class Builder {
           schema_args();
         } else {
           // aten::clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out)
-          call.name = "aten::clone", call.overload = "out";
           call.args.push_back(add_none());
         }
         break;
       case OpKind::Add:
         // add_(self, k) as ExecuTorch's graph has it: add.Scalar_out(self, k, alpha=1, out=self).
-        call.name = "aten::add", call.overload = "Scalar_out";
         schema_args();
         call.args.push_back(add_int(1));
         call.args.push_back(oi.target);
@@ -236,12 +241,16 @@ class Builder {
       case OpKind::Copy:
         // aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!):
         // the return is the last argument, self again.
-        call.name = "aten::copy_", call.overload = "";
         schema_args();
         call.args.push_back(add_bool(false));
         call.args.push_back(oi.target);
         return call;
-      default: return Call{};  // eager ops: pte_unwritable refuses them
+      case OpKind::Slice:
+      case OpKind::Select:
+      case OpKind::AddOut:
+      case OpKind::Relu:
+      case OpKind::IndexCopy:
+      case OpKind::IndexPut: return Call{};  // eager ops: no et_op; pte_unwritable refuses them
     }
     call.args.push_back(oi.result);
     return call;

@@ -5,6 +5,7 @@
 
 #include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/runtime/executor/program.h>
+#include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/schema/program_generated.h>
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include "program/memory_planner.h"
 #include "program/rewrite_pass.h"
 #include "vocab/case_format.h"
+#include "vocab/op_schema.h"
 #include "oracles/parse_case.h"
 
 namespace slicefuzz::et_runtime {
@@ -225,6 +227,35 @@ TEST(PteWriter, ConstantsLiveInTheConstantSegment) {
   EXPECT_NE(write_pte(odd.parsed.c, odd.parsed.info, odd.rewrite, odd.plan, o, inputs, odd.bytes, odd.layout)
                 .find("aligned"),
             std::string::npos);
+}
+
+// Each op's ExecuTorch identity is the op table's et_op column (vocab/op_schema.h):
+// every op a program can hold names an operator that the registration
+// (runtime/portable_registration.cpp) registers, and the writer calls it by that
+// name; only the eager ops have none, and no program holds them.
+TEST(PteWriter, EveryOpOfTheTableNamesARegisteredOperator) {
+  int named = 0;
+  for (const OpKindInfo& row : kOpKinds) {
+    const std::string et_op = row.et_op;
+    if (row.eager) {
+      EXPECT_EQ(et_op, "") << row.name << ": an eager op no ExecuTorch program holds";
+      continue;
+    }
+    ASSERT_NE(et_op, "") << row.name << " has no ExecuTorch operator in the op table";
+    EXPECT_TRUE(executorch::runtime::registry_has_op_function(et_op.c_str()))
+        << row.name << ": " << et_op << " is not registered";
+    ++named;
+  }
+  EXPECT_EQ(named, 10);
+  // The writer names the table's operator (and the quirks their own overloads).
+  const Written w = write(
+      "slicefuzz-case 3\ndtype float32\ninput x [2, 1, 3]\n"
+      "a = slice_copy(x, dim=0, start=0, end=1, step=1)\nb = squeeze_copy(x, dims=[1])\n"
+      "c = narrow_copy(x, dim=2, start=0, length=2)\noutput a, b, c\n",
+      AliasMode::RuntimeOp, false);
+  for (OpKind k : {OpKind::SliceCopy, OpKind::SqueezeCopy, OpKind::NarrowCopy})
+    EXPECT_TRUE(w.operators().count(op_kind_info(k).et_op)) << op_kind_info(k).et_op;
+  EXPECT_EQ(load_with_executorch(w), "");
 }
 
 TEST(PteWriter, WhatIsNotWrittenSaysWhy) {
