@@ -10,6 +10,7 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "test_temp_dir.h"
 #include "harness/triage/minimizer.h"
 #include "vocab/case_format.h"
 #include "oracles/parse_case.h"
@@ -30,7 +31,7 @@ std::string run_command(const std::string& cmd, int& code) {
 }
 
 std::string write_case(const std::string& stem, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / (stem + ".case")).string();
+  const std::string path = (slicefuzz::testing::process_temp_dir() / (stem + ".case")).string();
   std::ofstream(path) << text;
   return path;
 }

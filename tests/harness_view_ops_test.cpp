@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "test_temp_dir.h"
 #include "harness/cli/cli_common.h"
 #include "harness/export/export.h"
 #include "harness/export/export_worker.h"
@@ -241,7 +242,7 @@ bool have_torch() {
 
 // Runs a script with Debian's interpreter; the exit status in `code`.
 std::string run_python(const std::string& script, const std::string& stem, int& code) {
-  const std::string path = (std::filesystem::temp_directory_path() / (stem + ".py")).string();
+  const std::string path = (slicefuzz::testing::process_temp_dir() / (stem + ".py")).string();
   std::ofstream(path) << script;
   int status = 0;
   const std::string out = run_command("/usr/bin/python3 " + path + " 2>&1", status);

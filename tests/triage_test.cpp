@@ -2,6 +2,8 @@
 // fixture: a planted 12-op program whose only bug trigger is one strided slice.
 #include <gtest/gtest.h>
 
+#include "test_temp_dir.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <sys/wait.h>
@@ -162,7 +164,7 @@ TEST(Export, PythonReproducerRunsWithDebiansTorchAndPrintsTheExpectedValues) {
   finding.message = "copy path: element [0, 1]: expected true, got false";
   finding.path = FindingPath::Copy;
   const std::string script = export_python(p.c, finding, "faulty-blockcopy");
-  const std::string path = std::filesystem::temp_directory_path() / "slicefuzz_export_test.py";
+  const std::string path = slicefuzz::testing::process_temp_dir() / "slicefuzz_export_test.py";
   std::ofstream(path) << script;
   int status = 0;
   const std::string out = run_command("/usr/bin/python3 " + path + " 2>&1", status);
@@ -192,7 +194,7 @@ TEST(Export, GtestReproducerNamesTheBackendAndEmbedsTheCase) {
 // Two exported reproducers must compile into one test binary: the CLI names each
 // test after the file and a hash of its case, so two minimized.case files differ.
 TEST(Export, GtestNamesFromTheCliDifferBetweenCasesWithTheSameFileName) {
-  const auto dir = std::filesystem::temp_directory_path() / "slicefuzz_export_names";
+  const auto dir = slicefuzz::testing::fresh_temp_subdir("slicefuzz_export_names");
   std::filesystem::create_directories(dir / "a");
   std::filesystem::create_directories(dir / "b");
   std::ofstream(dir / "a" / "minimized.case") << "slicefuzz-case 1\ndtype float32\ninput x [3]\n"

@@ -181,6 +181,9 @@ struct Case {
   std::vector<Execution> runs;
 
   bool is_dynamic() const { return !syms.empty(); }
+  // The executions a run of the case makes, as counted in fuzz_program's and
+  // check's statistics: each `run` line, or one for a static case.
+  size_t execution_count() const { return runs.empty() ? 1 : runs.size(); }
   bool has_constants() const {
     for (const InputDecl& in : inputs)
       if (in.constant) return true;

@@ -26,6 +26,10 @@ OP_FORMS = [
     ("slice", re.compile(rf"(\w+)\s*=\s*slice\((\w+),\s*dim=({_INT}),\s*start=({_OPT}),\s*end=({_OPT}),\s*step=({_INT})\)$")),
     ("select", re.compile(rf"(\w+)\s*=\s*select\((\w+),\s*dim=({_INT}),\s*index=({_INT})\)$")),
     ("select_copy", re.compile(rf"(\w+)\s*=\s*select_copy\((\w+),\s*dim=({_INT}),\s*index=({_INT})\)$")),
+    ("unsqueeze_copy", re.compile(rf"(\w+)\s*=\s*unsqueeze_copy\((\w+),\s*dim=({_INT})\)$")),
+    ("view_copy", re.compile(r"(\w+)\s*=\s*view_copy\((\w+),\s*sizes=\[([^\]]*)\]\)$")),
+    ("expand_copy", re.compile(r"(\w+)\s*=\s*expand_copy\((\w+),\s*sizes=\[([^\]]*)\]\)$")),
+    ("narrow_copy", re.compile(rf"(\w+)\s*=\s*narrow_copy\((\w+),\s*dim=({_INT}),\s*start=({_INT}),\s*length=({_INT})\)$")),
     ("relu", re.compile(r"(\w+)\s*=\s*relu\((\w+)\)$")),
     ("index_put", re.compile(rf"(\w+)\s*=\s*index_put\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*values=(\w+)\)$")),
     ("index_copy", re.compile(rf"(\w+)\s*=\s*index_copy\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*source=(\w+)\)$")),
@@ -116,6 +120,58 @@ def select_copy(src, dim, index):
     return torch.ops.aten.select(src, dim, index).clone()
 
 
+def int_list(text):
+    return [int(v) for v in text.split(",") if v.strip()]
+
+
+# The other view-copy ops: as the aten *_copy op (what to_edge hands the passes),
+# or, for the torch.fx workers, the view cloned (view_copy copies even where torch
+# cannot view the source, as reshape does). A result past rank 16 is refused, as
+# the case language refuses it (ExecuTorch's kTensorDimensionLimit; torch 1.13
+# allows 64), before torch runs.
+MAX_RANK = 16
+
+
+def check_rank(name, rank):
+    if rank > MAX_RANK:
+        raise RuntimeError("%s: the result's rank %d exceeds %d" % (name, rank, MAX_RANK))
+
+
+def unsqueeze_copy(src, dim):
+    check_rank("unsqueeze_copy", src.dim() + 1)
+    if COPY_OPS[0] == "aten":
+        return torch.ops.aten.unsqueeze_copy.default(src, dim)
+    return torch.unsqueeze(src, dim).clone()
+
+
+def view_copy(src, sizes):
+    check_rank("view_copy", len(sizes))
+    # torch 1.13 multiplies the sizes in int64 and wraps: the case language
+    # refuses a product past int64 (with no size 0) before torch runs.
+    if 0 not in sizes:
+        product = 1
+        for s in sizes:
+            product *= s if s != -1 else 1
+        if product > 2**63 - 1:
+            raise RuntimeError("view_copy: the sizes' product passes int64")
+    if COPY_OPS[0] == "aten":
+        return torch.ops.aten.view_copy.default(src, sizes)
+    return torch.reshape(src, sizes).clone()
+
+
+def expand_copy(src, sizes):
+    check_rank("expand_copy", len(sizes))
+    if COPY_OPS[0] == "aten":
+        return torch.ops.aten.expand_copy.default(src, sizes)
+    return src.expand(sizes).clone()
+
+
+def narrow_copy(src, dim, start, length):
+    if COPY_OPS[0] == "aten":
+        return torch.ops.aten.narrow_copy.default(src, dim, start, length)
+    return torch.narrow(src, dim, start, length).clone()
+
+
 def eager_function(case):
     """The case as an eager PyTorch function of its input; returns the outputs
     that are not the input, cloned at the end (their final values: functionalize
@@ -135,6 +191,14 @@ def eager_function(case):
                 env[a[0]] = torch.ops.aten.select(env[a[1]], int(a[2]), int(a[3]))
             elif kind == "select_copy":
                 env[a[0]] = select_copy(env[a[1]], int(a[2]), int(a[3]))
+            elif kind == "unsqueeze_copy":
+                env[a[0]] = unsqueeze_copy(env[a[1]], int(a[2]))
+            elif kind == "view_copy":
+                env[a[0]] = view_copy(env[a[1]], int_list(a[2]))
+            elif kind == "expand_copy":
+                env[a[0]] = expand_copy(env[a[1]], int_list(a[2]))
+            elif kind == "narrow_copy":
+                env[a[0]] = narrow_copy(env[a[1]], int(a[2]), int(a[3]), int(a[4]))
             elif kind == "relu":
                 env[a[0]] = torch.relu(env[a[1]])
             elif kind == "index_put":  # indices = [None] * dim + [index]

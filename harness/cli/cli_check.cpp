@@ -76,7 +76,7 @@ int cli_check(int argc, char** argv) {
   int64_t with_symbols = 0, executions = 0;
   for (size_t i : runnable) {
     with_symbols += entries[i].parsed.c.is_dynamic();
-    executions += entries[i].parsed.c.runs.empty() ? 1 : static_cast<int64_t>(entries[i].parsed.c.runs.size());
+    executions += static_cast<int64_t>(entries[i].parsed.c.execution_count());
   }
   RewriteShares shares;  // per view-copy op kind
   std::map<std::string, int> unsupported;  // declared limit -> cases

@@ -41,11 +41,28 @@ std::string list(const std::vector<int64_t>& v) {
 // runs on libtorch 1.13 with values equivalent to the case's). Copy ops are their
 // view followed by .clone(); torch 1.13 has no squeeze.dims (squeeze_dims, one dim
 // at a time) and clone(dim_order=) is empty + permute + copy_ (clone_dim_order).
-// With `aten_copies` (the et-* backends), slice_copy and select_copy are the aten
-// *_copy ops themselves, as torch.export + to_edge give them (a view then .clone()
+// With `aten_copies` (the et-* backends), the view-copy ops are the aten *_copy
+// ops themselves, as torch.export + to_edge give them (a view then .clone()
 // is another graph: the clone reads the view before any later write).
+// The op's arguments after its operand, in schema order, as Python literals.
+std::string python_args(const Op& op) {
+  std::string args;
+  for (const ArgSpec& a : op_kind_info(op.kind).args) {
+    if (a.kind == ArgKind::Int || a.kind == ArgKind::Scalar) args += ", " + std::to_string(op_int(op, a.slot));
+    if (a.kind == ArgKind::OptInt) args += ", " + py_opt(op_opt_int(op, a.slot));
+    if (a.kind == ArgKind::IntList || a.kind == ArgKind::DimList) args += ", " + list(op.ints);
+  }
+  return args;
+}
+
 std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copies = false) {
   const int src = info.ops[k].src;
+  // The other view-copy ops, for the et-* backends: the aten *_copy op itself with
+  // the schema's arguments, as slicefuzz_worker.py runs it (squeeze_copy is not in
+  // their protocol: torch 1.13 has no squeeze_copy.dims).
+  if (aten_copies && op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy && op.kind != OpKind::SelectCopy &&
+      op.kind != OpKind::SqueezeCopy)
+    return op.result + " = torch.ops.aten." + op_kind_name(op.kind) + ".default(" + op.src + python_args(op) + ")";
   switch (op.kind) {
     case OpKind::SliceCopy:
     case OpKind::Slice: {
@@ -100,12 +117,7 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copi
   }
   // A view-copy op the table describes by its torch view: that view, cloned.
   const OpKindInfo& row = op_kind_info(op.kind);
-  std::string args;
-  for (const ArgSpec& a : row.args) {
-    if (a.kind == ArgKind::Int || a.kind == ArgKind::Scalar) args += ", " + std::to_string(op_int(op, a.slot));
-    if (a.kind == ArgKind::OptInt) args += ", " + py_opt(op_opt_int(op, a.slot));
-    if (a.kind == ArgKind::IntList || a.kind == ArgKind::DimList) args += ", " + list(op.ints);
-  }
+  const std::string args = python_args(op);
   if (!op_is_view_copy(op.kind) || !row.torch_view[0])
     return "raise RuntimeError('slicefuzz: no torch line for " + std::string(row.name) + "')";
   return op.result + " = torch.ops.aten." + row.torch_view + "(" + op.src + args + ").clone()";

@@ -82,7 +82,7 @@ void print_run_counts() {
 void count_run(const slicefuzz::Case& c) {
   ++g_counts.programs;
   if (c.is_dynamic()) ++g_counts.with_symbols;
-  g_counts.executions += c.runs.empty() ? 1 : c.runs.size();
+  g_counts.executions += c.execution_count();
   const uint64_t n = g_counts.programs;
   if (n >= 1024 && (n & (n - 1)) == 0) print_run_counts();
 }
