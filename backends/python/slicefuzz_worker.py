@@ -203,14 +203,14 @@ def eager_function(case):
                 env[a[0]] = torch.relu(env[a[1]])
             elif kind == "index_put":  # indices = [None] * dim + [index]
                 self_ = env[a[1]]
-                index = torch.tensor([int(v) for v in a[3].split(",") if v.strip()], dtype=torch.int64)
+                index = torch.tensor(int_list(a[3]), dtype=torch.int64)
                 d, r = int(a[2]), self_.dim()
                 if r > 0 and not -r <= d < r:
                     raise IndexError("index_put: dim %d is out of range" % d)
                 nones = [None] * (d % r if r > 0 else 0)
                 env[a[0]] = torch.ops.aten.index_put(self_, nones + [index], env[a[4]])
             elif kind == "index_copy":  # the index: an int64 tensor of the entries
-                index = torch.tensor([int(v) for v in a[3].split(",") if v.strip()], dtype=torch.int64)
+                index = torch.tensor(int_list(a[3]), dtype=torch.int64)
                 env[a[0]] = torch.index_copy(env[a[1]], int(a[2]), index, env[a[4]])
             elif kind == "clone":
                 env[a[0]] = env[a[1]].clone()

@@ -55,14 +55,39 @@ std::string python_args(const Op& op) {
   return args;
 }
 
+// What slicefuzz_worker.py refuses before torch runs an aten *_copy op, the script
+// refuses too, as the case language does: a result past rank 16 (torch 1.13 allows
+// 64) and view_copy sizes whose product passes int64 (torch 1.13 wraps). Without
+// this the script would let torch run where the worker stops. "" = no refusal.
+std::string worker_refusal(const Op& op, const ProgramInfo& info, int src) {
+  const std::string name = op_kind_name(op.kind);
+  const size_t rank = op.kind == OpKind::UnsqueezeCopy
+                          ? (src >= 0 ? info.values[src].sizes.size() + 1 : 0)
+                          : op.ints.size();
+  if (rank > static_cast<size_t>(kMaxCaseRank))
+    return "raise RuntimeError(\"" + name + ": the result's rank " + std::to_string(rank) + " exceeds " +
+           std::to_string(kMaxCaseRank) + "\")";
+  if (op.kind == OpKind::ViewCopy) {
+    try {
+      check_view_sizes_for_torch(op.ints);
+    } catch (const TorchDomainError&) {
+      return "raise RuntimeError(\"view_copy: the sizes' product passes int64\")";
+    }
+  }
+  return "";
+}
+
 std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copies = false) {
   const int src = info.ops[k].src;
   // The other view-copy ops, for the et-* backends: the aten *_copy op itself with
   // the schema's arguments, as slicefuzz_worker.py runs it (squeeze_copy is not in
   // their protocol: torch 1.13 has no squeeze_copy.dims).
   if (aten_copies && op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy && op.kind != OpKind::SelectCopy &&
-      op.kind != OpKind::SqueezeCopy)
+      op.kind != OpKind::SqueezeCopy) {
+    const std::string refusal = worker_refusal(op, info, src);
+    if (!refusal.empty()) return refusal;
     return op.result + " = torch.ops.aten." + op_kind_name(op.kind) + ".default(" + op.src + python_args(op) + ")";
+  }
   switch (op.kind) {
     case OpKind::SliceCopy:
     case OpKind::Slice: {
