@@ -19,4 +19,11 @@ Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t 
   return out;
 }
 
+// stack = [in, dim, out] (the op's schema order).
+void unsqueeze_copy_out_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  if (!stack[0]->is_tensor() || !stack[1]->is_int() || !stack[2]->is_tensor())
+    return ctx.fail(Error::InvalidArgument, "unsqueeze_copy: stack must be [in, dim, out]");
+  unsqueeze_copy_out(ctx, *stack[0]->tensor, stack[1]->int_value, *stack[2]->tensor);
+}
+
 }  // namespace slicefuzz

@@ -41,6 +41,12 @@ void check_unsqueeze_for_torch(int64_t rank) {
                            " exceeds 16 (refused before torch 1.13, which allows 64)");
 }
 
+void check_expand_sizes_for_torch(const std::vector<int64_t>& sizes) {
+  if (sizes.size() > 16)
+    throw TorchDomainError("expand_copy: " + std::to_string(sizes.size()) +
+                           " sizes exceed rank 16 (refused before torch 1.13, which allows 64)");
+}
+
 void check_view_sizes_for_torch(const std::vector<int64_t>& sizes) {
   if (sizes.size() > 16)
     throw TorchDomainError("view_copy: " + std::to_string(sizes.size()) +

@@ -63,4 +63,8 @@ void check_unsqueeze_for_torch(int64_t rank);
 // differs) torch 1.13 refuses itself.
 void check_view_sizes_for_torch(const std::vector<int64_t>& sizes);
 
+// expand_copy(sizes): throws TorchDomainError for more than 16 sizes (the result's
+// rank; torch 1.13 allows 64). Torch refuses every other bad size list itself.
+void check_expand_sizes_for_torch(const std::vector<int64_t>& sizes);
+
 }  // namespace slicefuzz

@@ -361,16 +361,21 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
       return true;
     }
     case OpKind::ExpandCopy: {
-      // torch's expand: stride 0 on new and broadcast dims (whether et_view can
-      // alias it is eligibility's question: torch_oracle.cpp, schema_op).
+      // torch's expand (infer_expand_geometry, from the innermost dim out): stride
+      // 0 on a broadcast dim and on a new dim of size != 1; a new size-1 dim takes
+      // the next dim's size x stride; a 0-dim source gives every dim stride 0.
+      // Size-1 dims' strides count: copy_'s overlap check compares them. Whether
+      // et_view can alias it is eligibility's question (torch_oracle.cpp, schema_op).
       std::string why;
       const std::vector<int64_t> sizes = *expand_sizes(src.sizes, op.ints, why);
       const int n = static_cast<int>(sizes.size());
       v.sizes = sizes;
       v.strides.assign(n, 0);
-      for (int j = 0; j < n; ++j) {
-        const int i = j - (n - rank);
-        if (i >= 0 && src.sizes[i] == sizes[j]) v.strides[j] = src.strides[i];
+      for (int j = n - 1; rank > 0 && j >= 0; --j) {
+        const int i = j - (n - rank);  // >= 0 at j = n - 1 when rank > 0
+        const int64_t size = i >= 0 ? src.sizes[i] : 1;
+        const int64_t stride = i >= 0 ? src.strides[i] : sizes[j + 1] * v.strides[j + 1];
+        v.strides[j] = size == sizes[j] ? stride : 0;
       }
       return true;
     }

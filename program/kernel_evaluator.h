@@ -37,11 +37,6 @@ class KernelEvaluator {
       k_.squeeze_copy(ctx, t(oi.src), op.ints.data(), op.ints.size(), t(oi.result));
     });
   }
-  OpStatus UnsqueezeCopy(const Op& op, const OpInfo& oi, int k) {
-    return self().view_copy(op, oi, k, [&](KernelRuntimeContext& ctx) {
-      k_.unsqueeze_copy(ctx, t(oi.src), op.dim, t(oi.result));
-    });
-  }
   OpStatus ViewCopy(const Op& op, const OpInfo& oi, int k) {
     return self().view_copy(op, oi, k, [&](KernelRuntimeContext& ctx) {
       k_.view_copy(ctx, t(oi.src), op.ints.data(), op.ints.size(), t(oi.result));

@@ -21,7 +21,6 @@ struct KernelTable {
   decltype(&copy_) copy = &copy_;
   decltype(&select_copy_int_out) select_copy = &select_copy_int_out;
   decltype(&squeeze_copy_dims_out) squeeze_copy = &squeeze_copy_dims_out;
-  decltype(&unsqueeze_copy_out) unsqueeze_copy = &unsqueeze_copy_out;
   decltype(&view_copy_out) view_copy = &view_copy_out;
   decltype(&clone_dim_order_out) clone_dim_order = &clone_dim_order_out;  // clone(SRC, dim_order=P)
   decltype(&et_select) et_select_op = &et_select;

@@ -130,6 +130,12 @@ TEST(DomainAdapter, UnsqueezePastRank16IsRefused) {
   EXPECT_THROW(check_unsqueeze_for_torch(16), TorchDomainError);
 }
 
+TEST(DomainAdapter, ExpandPastRank16IsRefused) {
+  EXPECT_NO_THROW(check_expand_sizes_for_torch(V(16, 1)));
+  EXPECT_NO_THROW(check_expand_sizes_for_torch({}));
+  EXPECT_THROW(check_expand_sizes_for_torch(V(17, 1)), TorchDomainError);
+}
+
 TEST(DomainAdapter, ViewSizesTorchWouldMisread) {
   EXPECT_NO_THROW(check_view_sizes_for_torch({2, -1, 3}));
   EXPECT_NO_THROW(check_view_sizes_for_torch(V(16, 1)));
@@ -233,6 +239,36 @@ TEST(OracleAgreement, UnsqueezeCopyErrorsAtTheRightOp) {
   expect_agreement(parsed("input x [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]\n"
                           "a = unsqueeze_copy(x, dim=0)\nb = unsqueeze_copy(a, dim=16)\n"
                           "output a\n"));
+}
+
+// Every stride of torch's expand, size-1 dims included (new size-1 dims take the
+// next dim's size x stride, broadcast and new wider dims 0, a 0-dim source all 0).
+TEST(OracleAgreement, ExpandCopyStrides) {
+  const ParseResult p = parse_case(
+      "slicefuzz-case 3\ndtype float32\ninput x [2, 1]\ninput s []\n"
+      "input w [2, 3, 1] dim_order=[2, 0, 1]\n"
+      "a = expand_copy(x, sizes=[1, 2, 3])\n"
+      "b = expand_copy(x, sizes=[1, 1, -1, 1])\n"
+      "c = expand_copy(x, sizes=[4, 1, 2, 5])\n"
+      "d = expand_copy(s, sizes=[1, 2])\n"
+      "e = expand_copy(w, sizes=[1, 2, 3, 4])\n"
+      "f = expand_copy(w, sizes=[1, 1, -1, -1, 1])\n"
+      "output a, b, c, d, e, f\n");
+  ASSERT_TRUE(p.ok) << p.error;
+  expect_agreement(p);
+}
+
+// Found 2026-12-06: torch 1.13 expands to 17 dims where the case language stops
+// at 16, which was an ORACLE_DISAGREEMENT until the adapter refused it.
+TEST(OracleAgreement, ExpandCopyPastRank16ErrorsAtTheRightOp) {
+  const ParseResult p = parse_case(
+      "slicefuzz-case 3\ndtype float32\ninput x [2]\n"
+      "a = expand_copy(x, sizes=[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2])\n"
+      "b = expand_copy(x, sizes=[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2])\n"
+      "output a\n");
+  ASSERT_TRUE(p.ok) << p.error;
+  ASSERT_EQ(p.info.failing_op, 1);
+  expect_agreement(p);
 }
 
 TEST(OracleAgreement, ViewCopy) {

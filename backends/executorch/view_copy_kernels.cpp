@@ -55,12 +55,6 @@ Tensor& squeeze_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t*
   });
 }
 
-Tensor& unsqueeze_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, Tensor& out) {
-  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
-    native::unsqueeze_copy_out(et_ctx, a, dim, o);
-  });
-}
-
 Tensor& view_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
                   size_t nsizes, Tensor& out) {
   return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
@@ -117,6 +111,12 @@ void et_view(KernelRuntimeContext& ctx, EValue** stack) {
 }
 
 namespace {
+// stack = [in, dim, out] (the op's schema order).
+void unsqueeze_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+    native::unsqueeze_copy_out(et_ctx, in, stack[1]->int_value, out);
+  });
+}
 // stack = [in, dim, start, length, out] (the op's schema order).
 void narrow_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
   copy_kernel(ctx, *stack[0]->tensor, *stack[4]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
@@ -135,6 +135,7 @@ void expand_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
 
 BoxedKernel boxed_kernel(OpKind kind) {
   switch (kind) {
+    case OpKind::UnsqueezeCopy: return &unsqueeze_copy_boxed;
     case OpKind::NarrowCopy: return &narrow_copy_boxed;
     case OpKind::ExpandCopy: return &expand_copy_boxed;
     // Every other kind listed (no default): a new op is a compile error here until
@@ -145,7 +146,6 @@ BoxedKernel boxed_kernel(OpKind kind) {
     case OpKind::Copy:
     case OpKind::SelectCopy:
     case OpKind::SqueezeCopy:
-    case OpKind::UnsqueezeCopy:
     case OpKind::ViewCopy: return nullptr;  // a slot of its own (program/kernel_table.h)
     case OpKind::Slice:
     case OpKind::Select:

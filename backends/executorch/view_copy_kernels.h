@@ -20,7 +20,6 @@ Tensor& select_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, in
 // any other count: squeeze_copy.dims_out.
 Tensor& squeeze_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dims,
                      size_t ndims, Tensor& out);
-Tensor& unsqueeze_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, Tensor& out);
 Tensor& view_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
                   size_t nsizes, Tensor& out);
 // dim_order_ops::_clone_dim_order.out; `dim_order` nullptr: keep in's (None).

@@ -93,7 +93,10 @@ TEST(ExecutorchViewCopy, UnsqueezeKeepsAChannelsLastLayout) {
   // The result's dim order inserts the new dim just outside the one it precedes.
   Owned x({1, 2, 1, 2}, {0, 2, 3, 1}), y({1, 1, 2, 1, 2}, {0, 1, 3, 4, 2}, false);
   KernelRuntimeContext ctx;
-  et_kernels::unsqueeze_copy(ctx, x.t, -5, y.t);
+  // Through the boxed kernel the op table runs, with ExecuTorch's stack [in, dim, out].
+  EValue in = EValue::from_tensor(&x.t), dim = EValue::from_int(-5), out = EValue::from_tensor(&y.t);
+  EValue* stack[3] = {&in, &dim, &out};
+  et_kernels::boxed_kernel(OpKind::UnsqueezeCopy)(ctx, stack);
   ASSERT_TRUE(ctx.ok()) << ctx.message();
   EXPECT_EQ(logical(y), logical(x));
 }
