@@ -2,6 +2,7 @@
 // class that only shows below the upper bound, where a tensor planned at its bound
 // must be resized to the actual result. Registered from add_faulty_backends.
 #include "backends/faulty.h"
+#include "kernels/boxing.h"
 #include "kernels/kernels.h"
 #include "kernels/util/slice_util.h"
 
@@ -118,7 +119,7 @@ void add_faulty_dynamic_backends(std::vector<Backend>& out) {
                      "slice_copy and squeeze_copy never resize an out planned at its upper bound "
                      "(pytorch/executorch PRs 22411, 22409): right at the bound, wrong below it");
   b.kernels.slice_copy = &slice_copy_out_not_resized;
-  b.kernels.squeeze_copy = &squeeze_copy_out_not_resized;
+  b.kernels.boxed[static_cast<int>(OpKind::SqueezeCopy)] = &boxed_int_list_arg<&squeeze_copy_out_not_resized>;
   out.push_back(b);
   b = faulty("faulty-input-numel-only",
              "set_input checks a dynamic input's element count against its bound's, not each dim "

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "backends/faulty.h"
+#include "kernels/boxing.h"
 #include "kernels/dim_order.h"
 #include "kernels/util/shape_util.h"
 #include "kernels/util/slice_util.h"
@@ -101,12 +102,6 @@ Tensor& unsqueeze_copy_order_by_position(KernelRuntimeContext& ctx, const Tensor
   }
   return unsqueeze_copy_out(ctx, in, dim, out);
 }
-// Boxed, as the op table runs unsqueeze_copy: stack = [in, dim, out].
-void unsqueeze_copy_order_by_position_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  if (!stack[0]->is_tensor() || !stack[1]->is_int() || !stack[2]->is_tensor())
-    return ctx.fail(Error::InvalidArgument, "unsqueeze_copy: stack must be [in, dim, out]");
-  unsqueeze_copy_order_by_position(ctx, *stack[0]->tensor, stack[1]->int_value, *stack[2]->tensor);
-}
 
 // Bug class (pytorch/executorch issue 2843, "et_view should always copy the data
 // pointer"): the alias prim op sets out's data pointer only while it is still
@@ -140,12 +135,12 @@ void add_faulty_view_backends(std::vector<Backend>& out) {
   b.kernels.et_select_op = &et_select_unnormalised_index;
   out.push_back(b);
   b = faulty("faulty-squeeze-size-gt1", "squeeze_copy drops a listed dim of size > 1");
-  b.kernels.squeeze_copy = &squeeze_copy_dropping_any_listed_dim;
+  b.kernels.boxed[static_cast<int>(OpKind::SqueezeCopy)] = &boxed_int_list_arg<&squeeze_copy_dropping_any_listed_dim>;
   out.push_back(b);
   b = faulty("faulty-unsqueeze-order",
              "unsqueeze_copy puts the new dim at position d of the dim order, not just outside "
              "the dim it precedes");
-  b.kernels.boxed[static_cast<int>(OpKind::UnsqueezeCopy)] = &unsqueeze_copy_order_by_position_boxed;
+  b.kernels.boxed[static_cast<int>(OpKind::UnsqueezeCopy)] = &boxed_int_arg<&unsqueeze_copy_order_by_position>;
   out.push_back(b);
   b = faulty("faulty-alias-pointer-once",
              "et_slice, et_select and et_view set out's data pointer only while it is null "

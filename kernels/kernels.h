@@ -94,7 +94,8 @@ void expand_view_strides(const Tensor& in, const int64_t* target, int n, int64_t
 // executors (program/kernel_table.h, call_boxed_kernel). Each op_NAME.cpp
 // defines NAME_boxed beside NAME.
 using BoxedKernel = void (*)(KernelRuntimeContext& ctx, EValue** stack);
-#define SLICEFUZZ_BOXED_KERNELS(X) X(unsqueeze_copy_out) X(narrow_copy_out) X(expand_copy_out)
+#define SLICEFUZZ_BOXED_KERNELS(X) \
+  X(select_copy_int_out) X(squeeze_copy_dims_out) X(unsqueeze_copy_out) X(narrow_copy_out) X(expand_copy_out)
 
 #define SLICEFUZZ_DECLARE_BOXED(name) void name##_boxed(KernelRuntimeContext& ctx, EValue** stack);
 SLICEFUZZ_BOXED_KERNELS(SLICEFUZZ_DECLARE_BOXED)

@@ -3,6 +3,7 @@
 // get_expand_copy_out_target_size in util/copy_ops_util.cpp): in broadcast to
 // the sizes, copied into a row-major out. As a view of in it has stride 0 on
 // every new and broadcast dim: never dense where it really broadcasts.
+#include "kernels/boxing.h"
 #include "kernels/kernels.h"
 #include "kernels/util/checked_math.h"
 #include "kernels/util/strided_copy.h"
@@ -66,10 +67,9 @@ Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& in, const int64
   return out;
 }
 
+// stack = [in, sizes, out] (the op's schema order).
 void expand_copy_out_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  if (!stack[0]->is_tensor() || !stack[1]->is_int_list() || !stack[2]->is_tensor())
-    return ctx.fail(Error::InvalidArgument, "expand_copy: stack must be [in, sizes, out]");
-  expand_copy_out(ctx, *stack[0]->tensor, stack[1]->list, stack[1]->list_size, *stack[2]->tensor);
+  boxed_int_list_arg<&expand_copy_out>(ctx, stack);
 }
 
 }  // namespace slicefuzz

@@ -1,3 +1,4 @@
+#include "kernels/boxing.h"
 #include "kernels/kernels.h"
 #include "kernels/util/shape_util.h"
 #include "kernels/util/strided_copy.h"
@@ -19,6 +20,11 @@ Tensor& select_copy_int_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t
   strided_copy(out.bytes(), out.strides, in.bytes() + v.offset * in.element_size(), v.strides,
                out.sizes, out.rank, in.element_size());
   return out;
+}
+
+// stack = [in, dim, index, out] (the op's schema order).
+void select_copy_int_out_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  boxed_two_int_args<&select_copy_int_out>(ctx, stack);
 }
 
 }  // namespace slicefuzz

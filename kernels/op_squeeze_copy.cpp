@@ -1,3 +1,4 @@
+#include "kernels/boxing.h"
 #include "kernels/kernels.h"
 #include "kernels/util/shape_util.h"
 #include "kernels/util/strided_copy.h"
@@ -21,6 +22,11 @@ Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in, const
   strided_copy(out.bytes(), out.strides, in.bytes(), v.strides, out.sizes, out.rank,
                in.element_size());
   return out;
+}
+
+// stack = [in, dims, out] (the op's schema order).
+void squeeze_copy_dims_out_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  boxed_int_list_arg<&squeeze_copy_dims_out>(ctx, stack);
 }
 
 }  // namespace slicefuzz

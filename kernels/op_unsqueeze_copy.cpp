@@ -1,3 +1,4 @@
+#include "kernels/boxing.h"
 #include "kernels/kernels.h"
 #include "kernels/util/shape_util.h"
 #include "kernels/util/strided_copy.h"
@@ -21,9 +22,7 @@ Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t 
 
 // stack = [in, dim, out] (the op's schema order).
 void unsqueeze_copy_out_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  if (!stack[0]->is_tensor() || !stack[1]->is_int() || !stack[2]->is_tensor())
-    return ctx.fail(Error::InvalidArgument, "unsqueeze_copy: stack must be [in, dim, out]");
-  unsqueeze_copy_out(ctx, *stack[0]->tensor, stack[1]->int_value, *stack[2]->tensor);
+  boxed_int_arg<&unsqueeze_copy_out>(ctx, stack);
 }
 
 }  // namespace slicefuzz

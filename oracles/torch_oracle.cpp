@@ -165,6 +165,8 @@ void check_schema_op_domain_for_torch(const at::Tensor& src, const Op& op) {
 // the rest, so that a new op needs no code here (vocab/op_schema.h).
 at::Tensor schema_view_in_torch(const at::Tensor& src, const Op& op) {
   check_schema_op_domain_for_torch(src, op);
+  // torch 1.13 has no squeeze.dims: squeeze.dim once per dim (domain_adapter.h).
+  if (op.kind == OpKind::SqueezeCopy) return squeeze_view_in_torch(src, op);
   const OpKindInfo& info = op_kind_info(op.kind);
   const std::string_view named = info.torch_view;
   if (named.empty())
@@ -239,12 +241,6 @@ class TorchEvaluator {
   // View-copy ops: torch's view of the source, copied into a fresh result.
   OpStatus SliceCopy(const Op& op, const OpInfo& oi, int k) {
     return run([&] { copy_view(k, oi, slice_view_in_torch(values_[oi.src], op)); });
-  }
-  OpStatus SelectCopy(const Op& op, const OpInfo& oi, int k) {
-    return run([&] { copy_view(k, oi, at::select(values_[oi.src], op.dim, op.index)); });
-  }
-  OpStatus SqueezeCopy(const Op& op, const OpInfo& oi, int k) {
-    return run([&] { copy_view(k, oi, squeeze_view_in_torch(values_[oi.src], op)); });
   }
   OpStatus ViewCopy(const Op& op, const OpInfo& oi, int k) {
     return run([&] {

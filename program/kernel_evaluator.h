@@ -27,16 +27,6 @@ class KernelEvaluator {
       k_.slice_copy(ctx, t(oi.src), op.dim, op.start, op.end, op.step, t(oi.result));
     });
   }
-  OpStatus SelectCopy(const Op& op, const OpInfo& oi, int k) {
-    return self().view_copy(op, oi, k, [&](KernelRuntimeContext& ctx) {
-      k_.select_copy(ctx, t(oi.src), op.dim, op.index, t(oi.result));
-    });
-  }
-  OpStatus SqueezeCopy(const Op& op, const OpInfo& oi, int k) {
-    return self().view_copy(op, oi, k, [&](KernelRuntimeContext& ctx) {
-      k_.squeeze_copy(ctx, t(oi.src), op.ints.data(), op.ints.size(), t(oi.result));
-    });
-  }
   OpStatus ViewCopy(const Op& op, const OpInfo& oi, int k) {
     return self().view_copy(op, oi, k, [&](KernelRuntimeContext& ctx) {
       k_.view_copy(ctx, t(oi.src), op.ints.data(), op.ints.size(), t(oi.result));

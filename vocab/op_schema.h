@@ -126,7 +126,7 @@ inline constexpr ArgList kNone{};
   X(Select, "select", 2, true, Defines, "", kSelect, "", "select", "")                           \
   X(AddOut, "add", 2, true, Defines, "", kScalar, "", "", "")                                    \
   X(SelectCopy, "select_copy", 2, false, Defines, "et_select", kSelect, "select_copy_int_out",   \
-    "select", "aten::select_copy.int_out")                                                       \
+    "select.int", "aten::select_copy.int_out")                                                       \
   X(SqueezeCopy, "squeeze_copy", 2, false, Defines, "et_view", kSqueeze, "squeeze_copy_dims_out", \
     "", "aten::squeeze_copy.dims_out")                                                           \
   X(UnsqueezeCopy, "unsqueeze_copy", 2, false, Defines, "et_view", kUnsqueeze,                   \

@@ -38,23 +38,6 @@ Tensor& copy_kernel(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out, Ke
 
 }  // namespace
 
-Tensor& select_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t index,
-                    Tensor& out) {
-  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
-    native::select_copy_int_out(et_ctx, a, dim, index, o);
-  });
-}
-
-Tensor& squeeze_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dims,
-                     size_t ndims, Tensor& out) {
-  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
-    if (ndims == 1)
-      native::squeeze_copy_dim_out(et_ctx, a, dims[0], o);
-    else
-      native::squeeze_copy_dims_out(et_ctx, a, ArrayRef<int64_t>(dims, ndims), o);
-  });
-}
-
 Tensor& view_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
                   size_t nsizes, Tensor& out) {
   return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
@@ -111,6 +94,24 @@ void et_view(KernelRuntimeContext& ctx, EValue** stack) {
 }
 
 namespace {
+// stack = [in, dim, index, out] (the op's schema order).
+void select_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  copy_kernel(ctx, *stack[0]->tensor, *stack[3]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+    native::select_copy_int_out(et_ctx, in, stack[1]->int_value, stack[2]->int_value, out);
+  });
+}
+// stack = [in, dims, out]. One dim: ExecuTorch's squeeze_copy.dim_out (what
+// `x.squeeze(d)` exports to); any other count: squeeze_copy.dims_out.
+void squeeze_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+    const int64_t* dims = stack[1]->list;
+    const size_t ndims = stack[1]->list_size;
+    if (ndims == 1)
+      native::squeeze_copy_dim_out(et_ctx, in, dims[0], out);
+    else
+      native::squeeze_copy_dims_out(et_ctx, in, ArrayRef<int64_t>(dims, ndims), out);
+  });
+}
 // stack = [in, dim, out] (the op's schema order).
 void unsqueeze_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
   copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
@@ -135,6 +136,8 @@ void expand_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
 
 BoxedKernel boxed_kernel(OpKind kind) {
   switch (kind) {
+    case OpKind::SelectCopy: return &select_copy_boxed;
+    case OpKind::SqueezeCopy: return &squeeze_copy_boxed;
     case OpKind::UnsqueezeCopy: return &unsqueeze_copy_boxed;
     case OpKind::NarrowCopy: return &narrow_copy_boxed;
     case OpKind::ExpandCopy: return &expand_copy_boxed;
@@ -144,8 +147,6 @@ BoxedKernel boxed_kernel(OpKind kind) {
     case OpKind::Add:
     case OpKind::Clone:
     case OpKind::Copy:
-    case OpKind::SelectCopy:
-    case OpKind::SqueezeCopy:
     case OpKind::ViewCopy: return nullptr;  // a slot of its own (program/kernel_table.h)
     case OpKind::Slice:
     case OpKind::Select:

@@ -14,12 +14,6 @@
 
 namespace slicefuzz::et_kernels {
 
-Tensor& select_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t index,
-                    Tensor& out);
-// One dim: ExecuTorch's squeeze_copy.dim_out (what `x.squeeze(d)` exports to);
-// any other count: squeeze_copy.dims_out.
-Tensor& squeeze_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dims,
-                     size_t ndims, Tensor& out);
 Tensor& view_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
                   size_t nsizes, Tensor& out);
 // dim_order_ops::_clone_dim_order.out; `dim_order` nullptr: keep in's (None).

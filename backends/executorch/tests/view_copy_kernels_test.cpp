@@ -52,10 +52,23 @@ std::vector<float> logical(const Owned& o) {
   return v;
 }
 
+// Runs the boxed kernel the backend registers for `kind` (what the op table runs)
+// on ExecuTorch's stack order: [in, the schema's arguments, out].
+void run_boxed(OpKind kind, KernelRuntimeContext& ctx, Owned& in, std::vector<EValue> args, Owned& out) {
+  std::vector<EValue> values{EValue::from_tensor(&in.t)};
+  values.insert(values.end(), args.begin(), args.end());
+  values.push_back(EValue::from_tensor(&out.t));
+  std::vector<EValue*> stack;
+  for (EValue& v : values) stack.push_back(&v);
+  const BoxedKernel fn = et_kernels::boxed_kernel(kind);
+  ASSERT_NE(fn, nullptr) << op_kind_info(kind).name;
+  fn(ctx, stack.data());
+}
+
 TEST(ExecutorchViewCopy, SelectCopyNegativeIndex) {
   Owned x({2, 3}), y({2}, {}, false);
   KernelRuntimeContext ctx;
-  et_kernels::select_copy(ctx, x.t, 1, -1, y.t);
+  run_boxed(OpKind::SelectCopy, ctx, x, {EValue::from_int(1), EValue::from_int(-1)}, y);
   ASSERT_TRUE(ctx.ok()) << ctx.message();
   EXPECT_EQ(logical(y), (std::vector<float>{2.5f, 5.5f}));
 }
@@ -63,7 +76,7 @@ TEST(ExecutorchViewCopy, SelectCopyNegativeIndex) {
 TEST(ExecutorchViewCopy, SelectCopyRefusalCarriesExecutorchsReason) {
   Owned x({2, 3}), y({2}, {}, false);
   KernelRuntimeContext ctx;
-  et_kernels::select_copy(ctx, x.t, 1, 3, y.t);
+  run_boxed(OpKind::SelectCopy, ctx, x, {EValue::from_int(1), EValue::from_int(3)}, y);
   ASSERT_FALSE(ctx.ok());
   EXPECT_NE(ctx.message().find("ExecuTorch: "), std::string::npos) << ctx.message();
   EXPECT_EQ(y.bytes, std::vector<float>(2, -1.f));
@@ -73,8 +86,8 @@ TEST(ExecutorchViewCopy, SqueezeOneDimAndSeveral) {
   Owned x({1, 3, 1}), one({3, 1}, {}, false), both({3}, {}, false);
   KernelRuntimeContext a, b;
   const int64_t d0[] = {0}, d02[] = {0, -1};
-  et_kernels::squeeze_copy(a, x.t, d0, 1, one.t);
-  et_kernels::squeeze_copy(b, x.t, d02, 2, both.t);
+  run_boxed(OpKind::SqueezeCopy, a, x, {EValue::from_int_list(d0, 1)}, one);
+  run_boxed(OpKind::SqueezeCopy, b, x, {EValue::from_int_list(d02, 2)}, both);
   ASSERT_TRUE(a.ok()) << a.message();
   ASSERT_TRUE(b.ok()) << b.message();
   EXPECT_EQ(logical(one), (std::vector<float>{0.5f, 1.5f, 2.5f}));
@@ -85,7 +98,7 @@ TEST(ExecutorchViewCopy, SqueezeRefusesChannelsLastInput) {
   Owned x({1, 2, 1, 2}, {0, 2, 3, 1}), y({2, 1, 2}, {1, 2, 0}, false);
   KernelRuntimeContext ctx;
   const int64_t d0[] = {0};
-  et_kernels::squeeze_copy(ctx, x.t, d0, 1, y.t);
+  run_boxed(OpKind::SqueezeCopy, ctx, x, {EValue::from_int_list(d0, 1)}, y);
   EXPECT_FALSE(ctx.ok());
 }
 
@@ -93,10 +106,7 @@ TEST(ExecutorchViewCopy, UnsqueezeKeepsAChannelsLastLayout) {
   // The result's dim order inserts the new dim just outside the one it precedes.
   Owned x({1, 2, 1, 2}, {0, 2, 3, 1}), y({1, 1, 2, 1, 2}, {0, 1, 3, 4, 2}, false);
   KernelRuntimeContext ctx;
-  // Through the boxed kernel the op table runs, with ExecuTorch's stack [in, dim, out].
-  EValue in = EValue::from_tensor(&x.t), dim = EValue::from_int(-5), out = EValue::from_tensor(&y.t);
-  EValue* stack[3] = {&in, &dim, &out};
-  et_kernels::boxed_kernel(OpKind::UnsqueezeCopy)(ctx, stack);
+  run_boxed(OpKind::UnsqueezeCopy, ctx, x, {EValue::from_int(-5)}, y);
   ASSERT_TRUE(ctx.ok()) << ctx.message();
   EXPECT_EQ(logical(y), logical(x));
 }

@@ -1,0 +1,40 @@
+// The boxed form of a kernel, as ExecuTorch's codegen registers one: a function of
+// the executor's stack [in, the schema's arguments in order, out]. One template per
+// argument shape the op table has; each checks the stack's kinds first, so a wrong
+// stack is an error on ctx, never a wild read. Used for the reference's kernels
+// (kernels.h, SLICEFUZZ_BOXED_KERNELS) and for a backend's replacement of one.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/evalue.h"
+#include "kernels/kernel_runtime_context.h"
+#include "kernels/tensor.h"
+
+namespace slicefuzz {
+
+// [in, int, out]: unsqueeze_copy(dim).
+template <Tensor& (*kKernel)(KernelRuntimeContext&, const Tensor&, int64_t, Tensor&)>
+void boxed_int_arg(KernelRuntimeContext& ctx, EValue** stack) {
+  if (!stack[0]->is_tensor() || !stack[1]->is_int() || !stack[2]->is_tensor())
+    return ctx.fail(Error::InvalidArgument, "a boxed kernel's stack must be [in, int, out]");
+  kKernel(ctx, *stack[0]->tensor, stack[1]->int_value, *stack[2]->tensor);
+}
+
+// [in, int, int, out]: select_copy(dim, index).
+template <Tensor& (*kKernel)(KernelRuntimeContext&, const Tensor&, int64_t, int64_t, Tensor&)>
+void boxed_two_int_args(KernelRuntimeContext& ctx, EValue** stack) {
+  if (!stack[0]->is_tensor() || !stack[1]->is_int() || !stack[2]->is_int() || !stack[3]->is_tensor())
+    return ctx.fail(Error::InvalidArgument, "a boxed kernel's stack must be [in, int, int, out]");
+  kKernel(ctx, *stack[0]->tensor, stack[1]->int_value, stack[2]->int_value, *stack[3]->tensor);
+}
+
+// [in, int list, out]: squeeze_copy(dims), expand_copy(sizes).
+template <Tensor& (*kKernel)(KernelRuntimeContext&, const Tensor&, const int64_t*, size_t, Tensor&)>
+void boxed_int_list_arg(KernelRuntimeContext& ctx, EValue** stack) {
+  if (!stack[0]->is_tensor() || !stack[1]->is_int_list() || !stack[2]->is_tensor())
+    return ctx.fail(Error::InvalidArgument, "a boxed kernel's stack must be [in, int list, out]");
+  kKernel(ctx, *stack[0]->tensor, stack[1]->list, stack[1]->list_size, *stack[2]->tensor);
+}
+
+}  // namespace slicefuzz
