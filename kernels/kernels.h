@@ -95,7 +95,12 @@ void expand_view_strides(const Tensor& in, const int64_t* target, int n, int64_t
 // defines NAME_boxed beside NAME.
 using BoxedKernel = void (*)(KernelRuntimeContext& ctx, EValue** stack);
 #define SLICEFUZZ_BOXED_KERNELS(X) \
-  X(select_copy_int_out) X(squeeze_copy_dims_out) X(unsqueeze_copy_out) X(narrow_copy_out) X(expand_copy_out)
+  X(select_copy_int_out)           \
+  X(squeeze_copy_dims_out)         \
+  X(unsqueeze_copy_out)            \
+  X(view_copy_out)                 \
+  X(narrow_copy_out)               \
+  X(expand_copy_out)
 
 #define SLICEFUZZ_DECLARE_BOXED(name) void name##_boxed(KernelRuntimeContext& ctx, EValue** stack);
 SLICEFUZZ_BOXED_KERNELS(SLICEFUZZ_DECLARE_BOXED)

@@ -1,3 +1,4 @@
+#include "kernels/boxing.h"
 #include "kernels/kernels.h"
 #include "kernels/dim_order.h"
 #include "kernels/util/shape_util.h"
@@ -24,6 +25,11 @@ Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& in, const int64_t
   strided_copy(out.bytes(), in_row_major_strides, in.bytes(), in.strides, in.sizes, in.rank,
                in.element_size());
   return out;
+}
+
+// stack = [in, sizes, out] (the op's schema order).
+void view_copy_out_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  boxed_int_list_arg<&view_copy_out>(ctx, stack);
 }
 
 }  // namespace slicefuzz

@@ -246,7 +246,6 @@ class NaiveReference {
 
   // Copies (new storage, each in its value's dim order).
   OpStatus SliceCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
-  OpStatus ViewCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
   // Every other view-copy op: its judge view (judge_layouts.h), copied element by
   // element. Nothing else is run without its own member.
   OpStatus schema_op(const Op& op, const OpInfo& oi, int) {

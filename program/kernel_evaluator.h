@@ -27,11 +27,6 @@ class KernelEvaluator {
       k_.slice_copy(ctx, t(oi.src), op.dim, op.start, op.end, op.step, t(oi.result));
     });
   }
-  OpStatus ViewCopy(const Op& op, const OpInfo& oi, int k) {
-    return self().view_copy(op, oi, k, [&](KernelRuntimeContext& ctx) {
-      k_.view_copy(ctx, t(oi.src), op.ints.data(), op.ints.size(), t(oi.result));
-    });
-  }
   // clone(SRC) keeps SRC's layout (clone.out); clone(SRC, dim_order=P) is
   // _clone_dim_order.out with P.
   OpStatus Clone(const Op& op, const OpInfo& oi, int k) {

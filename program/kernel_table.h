@@ -19,7 +19,6 @@ struct KernelTable {
   decltype(&add_scalar_) add = &add_scalar_;
   decltype(&clone_out) clone = &clone_out;  // clone(SRC): keeps SRC's layout
   decltype(&copy_) copy = &copy_;
-  decltype(&view_copy_out) view_copy = &view_copy_out;
   decltype(&clone_dim_order_out) clone_dim_order = &clone_dim_order_out;  // clone(SRC, dim_order=P)
   decltype(&et_select) et_select_op = &et_select;
   decltype(&et_view) et_view_op = &et_view;

@@ -131,7 +131,6 @@ void add_executorch_backends(std::vector<Backend>& out) {
   b.kernels.copy = &et_copy;
   b.kernels.add = &et_add;
   b.kernels.et_slice_op = &et_slice_prim_op;
-  b.kernels.view_copy = &et_kernels::view_copy;
   b.kernels.clone_dim_order = &et_kernels::clone_dim_order;
   b.kernels.et_select_op = &et_kernels::et_select;
   b.kernels.et_view_op = &et_kernels::et_view;

@@ -38,13 +38,6 @@ Tensor& copy_kernel(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out, Ke
 
 }  // namespace
 
-Tensor& view_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
-                  size_t nsizes, Tensor& out) {
-  return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
-    native::view_copy_out(et_ctx, a, ArrayRef<int64_t>(sizes, nsizes), o);
-  });
-}
-
 Tensor& clone_dim_order(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dim_order,
                         size_t ndim_order, Tensor& out) {
   return copy_kernel(ctx, in, out, [&](auto& et_ctx, auto& a, auto& o) {
@@ -112,6 +105,12 @@ void squeeze_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
       native::squeeze_copy_dims_out(et_ctx, in, ArrayRef<int64_t>(dims, ndims), out);
   });
 }
+// stack = [in, sizes, out] (the op's schema order).
+void view_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+    native::view_copy_out(et_ctx, in, ArrayRef<int64_t>(stack[1]->list, stack[1]->list_size), out);
+  });
+}
 // stack = [in, dim, out] (the op's schema order).
 void unsqueeze_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
   copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
@@ -139,6 +138,7 @@ BoxedKernel boxed_kernel(OpKind kind) {
     case OpKind::SelectCopy: return &select_copy_boxed;
     case OpKind::SqueezeCopy: return &squeeze_copy_boxed;
     case OpKind::UnsqueezeCopy: return &unsqueeze_copy_boxed;
+    case OpKind::ViewCopy: return &view_copy_boxed;
     case OpKind::NarrowCopy: return &narrow_copy_boxed;
     case OpKind::ExpandCopy: return &expand_copy_boxed;
     // Every other kind listed (no default): a new op is a compile error here until
@@ -146,8 +146,7 @@ BoxedKernel boxed_kernel(OpKind kind) {
     case OpKind::SliceCopy:
     case OpKind::Add:
     case OpKind::Clone:
-    case OpKind::Copy:
-    case OpKind::ViewCopy: return nullptr;  // a slot of its own (program/kernel_table.h)
+    case OpKind::Copy: return nullptr;  // a slot of its own (program/kernel_table.h)
     case OpKind::Slice:
     case OpKind::Select:
     case OpKind::AddOut:

@@ -1,7 +1,7 @@
-// ExecuTorch's portable view-copy kernels (select_copy, squeeze_copy,
-// unsqueeze_copy, view_copy, _clone_dim_order) and the alias prim ops (ExecuTorch's
+// ExecuTorch's portable view-copy kernels and the alias prim ops (ExecuTorch's
 // et_view, the ExecuTorch-typed et_select of et_select_prim.cpp), each behind the
-// signature slicefuzz's kernel table has for it (kernels/kernels.h).
+// signature slicefuzz's kernel table has for it (kernels/kernels.h): the boxed
+// kernel of each op on the schema path (boxed_kernel), _clone_dim_order by its slot.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -14,8 +14,6 @@
 
 namespace slicefuzz::et_kernels {
 
-Tensor& view_copy(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* sizes,
-                  size_t nsizes, Tensor& out);
 // dim_order_ops::_clone_dim_order.out; `dim_order` nullptr: keep in's (None).
 Tensor& clone_dim_order(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dim_order,
                         size_t ndim_order, Tensor& out);

@@ -115,7 +115,7 @@ TEST(ExecutorchViewCopy, ViewCopyInfersMinusOne) {
   Owned x({2, 3}), y({3, 2}, {}, false);
   KernelRuntimeContext ctx;
   const int64_t sizes[] = {-1, 2};
-  et_kernels::view_copy(ctx, x.t, sizes, 2, y.t);
+  run_boxed(OpKind::ViewCopy, ctx, x, {EValue::from_int_list(sizes, 2)}, y);
   ASSERT_TRUE(ctx.ok()) << ctx.message();
   EXPECT_EQ(y.t.sizes[0], 3);
   EXPECT_EQ(logical(y), logical(x));
