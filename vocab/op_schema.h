@@ -41,6 +41,7 @@ enum class ArgRole : uint8_t {
   Positions, // positions along `dim` (index_copy's index: an int64 index tensor)
   Dims,      // dims of the source
   Layout,    // a dim order
+  NewDim,    // a dim of the result, which has one more (unsqueeze's: in [-(rank+1), rank])
 };
 
 struct ArgSpec {
@@ -75,7 +76,7 @@ inline constexpr ArgSpec kScalar[] = {{"other", K::Scalar, S::Scalar, R::Scalar}
 inline constexpr ArgSpec kCopySource[] = {{"src", K::Tensor, S::Src, R::Operand}};
 inline constexpr ArgSpec kClone[] = {{"dim_order", K::DimOrder, S::DimOrder, R::Layout}};
 inline constexpr ArgSpec kSqueeze[] = {{"dims", K::DimList, S::Ints, R::Dims}};
-inline constexpr ArgSpec kUnsqueeze[] = {{"dim", K::Int, S::Dim, R::Dim}};
+inline constexpr ArgSpec kUnsqueeze[] = {{"dim", K::Int, S::Dim, R::NewDim}};
 inline constexpr ArgSpec kView[] = {{"sizes", K::IntList, S::Ints, R::Sizes}};
 // aten::narrow_copy(Tensor self, int dim, SymInt start, SymInt length): the start
 // lives in the Index slot (a position along dim, as select's index).

@@ -142,11 +142,22 @@ bool drop_dim_through_layouts(Case& c, size_t input, int removed, int64_t budget
 }
 
 // The arguments of an op with no reductions of its own, shrunk by what each
-// argument means (its role in the op's schema, vocab/op_schema.h): dims
-// toward 0, positions toward 0 or None, extents and steps toward 1, lists
-// shorter, a dim order dropped. `edit` keeps an edit only where the op still runs.
+// argument means (its role in the op's schema, vocab/op_schema.h): dims toward 0
+// (a negative one first to its positive spelling), positions toward 0 (a negative
+// one first to the same position counted from the start of `dim`) or None,
+// extents and steps toward 1, lists shorter (a negative dim in a list to its
+// positive spelling), a dim order dropped. `edit` keeps an edit only where the op
+// still runs.
 template <class Edit>
-void generic_arg_reductions(const Op& op, int64_t rank, Edit&& edit) {
+void generic_arg_reductions(const Op& op, const std::vector<int64_t>& src_sizes, Edit&& edit) {
+  const int64_t rank = static_cast<int64_t>(src_sizes.size());
+  // The size along the op's dim, for a negative position; -1 when there is none.
+  int64_t dim_size = -1;
+  for (const ArgSpec& a : op_kind_info(op.kind).args)
+    if (a.role == ArgRole::Dim) {
+      const int d = judge::dim_index(static_cast<int>(rank), op_int(op, a.slot));
+      if (d >= 0) dim_size = src_sizes[static_cast<size_t>(d)];
+    }
   for (const ArgSpec& a : op_kind_info(op.kind).args) {
     const ArgSlot slot = a.slot;
     if (a.kind == ArgKind::OptInt) {
@@ -159,6 +170,9 @@ void generic_arg_reductions(const Op& op, int64_t rank, Edit&& edit) {
     if (a.kind == ArgKind::IntList || a.kind == ArgKind::DimList) {
       for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)
         edit([j](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
+      if (a.role == ArgRole::Dims)  // a 0-dim source names dim 0 or -1
+        for (size_t j = 0; j < op.ints.size(); ++j)
+          if (op.ints[j] < 0) edit([j, rank](Op& o) { o.ints[j] += std::max<int64_t>(rank, 1); });
       continue;
     }
     if (a.kind == ArgKind::DimOrder) {
@@ -169,15 +183,21 @@ void generic_arg_reductions(const Op& op, int64_t rank, Edit&& edit) {
     const int64_t v = op_int(op, slot);
     switch (a.role) {
       case ArgRole::Dim:
-        if (v < 0) edit([slot, rank](Op& o) { op_int(o, slot) += rank; });
+      case ArgRole::NewDim: {
+        const int64_t span = a.role == ArgRole::NewDim ? rank + 1 : rank;
+        if (v < 0) edit([slot, span](Op& o) { op_int(o, slot) += span; });
         if (v != 0) edit([slot](Op& o) { op_int(o, slot) = 0; });
         break;
+      }
       case ArgRole::Step:
       case ArgRole::Extent:
       case ArgRole::Scalar:
         if (v != 1) edit([slot](Op& o) { op_int(o, slot) = 1; });
         if (v > 2 || v < -2) edit([slot](Op& o) { op_int(o, slot) /= 2; });
         break;
+      case ArgRole::Position:
+        if (v < 0 && dim_size >= 0) edit([slot, dim_size](Op& o) { op_int(o, slot) += dim_size; });
+        [[fallthrough]];
       default:
         if (v != 0) edit([slot](Op& o) { op_int(o, slot) = 0; });
         if (v > 1 || v < -1) edit([slot](Op& o) { op_int(o, slot) /= 2; });
@@ -317,24 +337,6 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
         if (op.dim < 0) with([&](Op& o) { o.dim += rank; });
         if (op.dim != 0) with([](Op& o) { o.dim = 0; });
         break;
-      case OpKind::SelectCopy: {
-        const int d = judge::dim_index(static_cast<int>(rank), op.dim);
-        if (op.index < 0 && d >= 0) with_running([&](Op& o) { o.index += src_sizes[d]; });
-        if (op.index != 0) with_running([](Op& o) { o.index = 0; });
-        if (op.dim < 0) with_running([&](Op& o) { o.dim += rank; });
-        if (op.dim != 0) with_running([](Op& o) { o.dim = 0; });
-        break;
-      }
-      case OpKind::SqueezeCopy:
-        for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)  // drop a dim
-          with_running([&](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
-        for (size_t j = 0; j < op.ints.size(); ++j)
-          if (op.ints[j] < 0) with_running([&](Op& o) { o.ints[j] += std::max<int64_t>(rank, 1); });
-        break;
-      case OpKind::UnsqueezeCopy:
-        if (op.dim < 0) with_running([&](Op& o) { o.dim += rank + 1; });
-        if (op.dim != 0) with_running([](Op& o) { o.dim = 0; });
-        break;
       case OpKind::ViewCopy:
         if (op.ints != src_sizes) with_running([&](Op& o) { o.ints = src_sizes; });  // no reshape at all
         for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)  // drop a size 1
@@ -367,7 +369,7 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
       case OpKind::Relu:
       case OpKind::IndexCopy:
       case OpKind::IndexPut: break;  // eager programs: shrunk by dropping ops and sizes
-      default: generic_arg_reductions(op, rank, with_running); break;
+      default: generic_arg_reductions(op, src_sizes, with_running); break;
     }
   }
   for (size_t i = 0; i < c.inputs.size(); ++i)
