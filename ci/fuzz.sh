@@ -107,19 +107,16 @@ need_space() {
 }
 need_space "the build"
 
-# ExecuTorch's real code as a system under test, as in ci/test.sh: a user's
-# checkout through SLICEFUZZ_EXECUTORCH_SRC, else the snapshot beside the repo.
-ET_SRC=${SLICEFUZZ_EXECUTORCH_SRC:-}
-if [ -z "$ET_SRC" ] && [ -d ../shared/executorch/runtime ]; then ET_SRC=$(cd ../shared/executorch && pwd); fi
-ET_OVERLAY=${SLICEFUZZ_EXECUTORCH_OVERLAY:-}
-if [ -z "$ET_OVERLAY" ] && [ -d ../shared/native-delegate/backends ]; then ET_OVERLAY=$(cd ../shared/native-delegate && pwd); fi
+# ExecuTorch's real code as a system under test, as in ci/test.sh
+# (ci/executorch_trees.sh: ET_SRC, ET_OVERLAY, ET_CMAKE_ARGS).
+source ci/executorch_trees.sh
 
 step "build (fuzz and coverage presets${ET_SRC:+, ExecuTorch from $ET_SRC}; log in $OUT/build.log)"
 {
   bash ci/install-deps.sh &&
-    cmake --preset fuzz -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" -DSLICEFUZZ_EXECUTORCH_OVERLAY="$ET_OVERLAY" &&
+    cmake --preset fuzz "${ET_CMAKE_ARGS[@]}" &&
     cmake --build --preset fuzz --target fuzz_program slicefuzz &&
-    cmake --preset coverage -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" -DSLICEFUZZ_EXECUTORCH_OVERLAY="$ET_OVERLAY" &&
+    cmake --preset coverage "${ET_CMAKE_ARGS[@]}" &&
     cmake --build --preset coverage --target slicefuzz
 } >"$OUT/build.log" 2>&1 || fail "build (see $OUT/build.log)"
 

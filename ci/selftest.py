@@ -133,6 +133,8 @@ def campaign(backend, seed, workdir):
                         "--backend", backend, "--stop-at-first", "--no-minimize", "--out", out,
                         "--known", known_dir(backend)] + version,
                        capture_output=True, text=True)
+    if p.returncode not in (0, 1):  # 0: no finding, 1: findings; else run itself failed
+        return {"killed": False, "cases": None, "error": tool_error("run", p.returncode, p.stderr)}
     # The campaign's records (run --out: findings.jsonl), never its printed lines.
     new = [r for r in read_jsonl(os.path.join(out, "findings.jsonl")) if r.get("status") == "NEW"]
     if not new:
@@ -170,6 +172,8 @@ def fuzz(backend, seed, workdir):
     err = "".join(lines)
     secs = time.time() - t0
     crashes = [f for f in os.listdir(corpus) if f.startswith(("crash-", "leak-", "timeout-"))]
+    if not crashes and p.returncode != 0:  # it never fuzzed (a backend the target lacks, say)
+        return {"killed": False, "seconds": None, "error": tool_error("fuzz_program", p.returncode, err)}
     if not crashes:
         return {"killed": False, "seconds": None}
     # The finding's kind from the artifact's record (triage --jsonl), not from the
@@ -191,6 +195,13 @@ def fuzz(backend, seed, workdir):
             "artifact": os.path.basename(artifact), "input": text}
 
 
+def tool_error(tool, code, stderr):
+    """A tool that failed to run a row's method: its exit code and last line, so
+    the row fails with the reason instead of reading as 'not killed'."""
+    last = [l for l in stderr.splitlines() if l.strip()][-1:] or ["(no output)"]
+    return "%s exited %s: %s" % (tool, code, last[0][:300])
+
+
 def minimize(backend, case_file, workdir):
     if not case_file:
         return None
@@ -206,6 +217,10 @@ def minimize(backend, case_file, workdir):
 def row_failures(r):
     """Why one row of the matrix fails the self-test (empty: it passes)."""
     name, out = r["backend"], []
+    for method in ("run", "fuzz"):
+        for seed, x in zip(SEEDS, r[method]):
+            if x.get("error"):
+                out.append("%s on seed %d did not run: %s" % (method, seed, x["error"]))
     any_kill = r["replay"]["killed"] or any(x["killed"] for x in r["run"] + r["fuzz"])
     if is_sound(name) and any_kill:
         out.append("a sound backend produced a finding")

@@ -14,6 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
-cmake --preset asan >/dev/null && cmake --build --preset asan --target slicefuzz
-cmake --preset fuzz >/dev/null && cmake --build --preset fuzz --target fuzz_program
+# Both binaries with the same ExecuTorch trees as ci/test.sh, so every row's
+# backend is in the fuzz target too (without them its rows could not fuzz).
+source ci/executorch_trees.sh
+cmake --preset asan "${ET_CMAKE_ARGS[@]}" >/dev/null && cmake --build --preset asan --target slicefuzz
+cmake --preset fuzz "${ET_CMAKE_ARGS[@]}" >/dev/null && cmake --build --preset fuzz --target fuzz_program
 exec /usr/bin/python3 ci/selftest.py "$@"
