@@ -403,8 +403,8 @@ TEST(ViewOpsExport, TorchFxScriptBuildsTheNewOpsEagerly) {
   ParseResult p = parse_case(kEveryNewOp);
   ASSERT_TRUE(p.ok) << p.error;
   const std::string script = export_python_worker(p.c, p.info, no_finding(), *fx);
-  for (const char* line : {"a = torch.ops.aten.select(x, 0, -1).clone()",
-                           "b = squeeze_dims(a, [0]).clone()", "c = torch.unsqueeze(b, 1).clone()",
+  for (const char* line : {"a = torch.ops.aten.select.int(x, 0, -1).clone()",
+                           "b = squeeze_dims(a, [0]).clone()", "c = torch.ops.aten.unsqueeze(b, 1).clone()",
                            "d = torch.reshape(c, [-1]).clone()", "e = clone_dim_order(x, [2, 0, 1])"})
     EXPECT_NE(script.find(line), std::string::npos) << line << "\n" << script;
   if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 has no torch (ci/install-deps.sh)";

@@ -72,18 +72,18 @@ std::vector<std::string> py_args(const Op& op) {
 // export_python_layouts_text.cpp; every other one is generated from the op table.
 bool has_written_python(OpKind k) {
   switch (k) {
-    case OpKind::SliceCopy:
-    case OpKind::SelectCopy:
-    case OpKind::SqueezeCopy:
-    case OpKind::UnsqueezeCopy:
-    case OpKind::ViewCopy: return true;
+    case OpKind::SliceCopy:    // huge ints through the domain adapter (slice_view)
+    case OpKind::SqueezeCopy:  // torch 1.13 has no squeeze.dims
+    case OpKind::ViewCopy: return true;  // reshape, where torch's view refuses
     default: return false;
   }
 }
 
 // Per-value layouts: the Python of every view-copy op the table describes by
 // its torch view alone (vocab/op_schema.h): `SCHEMA_VIEWS[kind](t, *args)` is
-// torch's view, and the op copies it into its result's dim order.
+// torch's view, and the op copies it into its result's dim order. A result past
+// rank 16 raises (within_rank: ExecuTorch's limit, which the case language keeps;
+// torch 1.13 allows 64).
 std::string schema_ops_python() {
   std::string views = "# View-copy ops described by slicefuzz's op table: torch's view of each.\nSCHEMA_VIEWS = {\n";
   std::string defs;
@@ -99,7 +99,8 @@ std::string schema_ops_python() {
     }
     defs += "\n\ndef " + std::string(row.name) + "(t, " + params + "dim_order):\n    \"\"\"aten::" +
             row.name + " with copy semantics: torch." + row.torch_view + ", copied.\"\"\"\n" +
-            "    return into(SCHEMA_VIEWS['" + row.name + "'](t, " + names + "), dim_order)\n";
+            "    return into(within_rank('" + row.name + "', SCHEMA_VIEWS['" + row.name + "'](t, " + names +
+            ")), dim_order)\n";
   }
   return views + "}\n" + defs + "\n\n";
 }

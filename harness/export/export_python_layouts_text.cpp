@@ -32,12 +32,6 @@ def slice_copy(t, dim, start, end, step, dim_order):
     return into(slice_view(t, dim, start, end, step), dim_order)
 
 
-def select_copy(t, dim, index, dim_order):
-    """aten::select_copy.int: t without dim `dim` (its dim order too); rank 0, a dim
-    out of range or an index outside [-size, size) raises."""
-    return into(torch.select(t, dim, index), dim_order)
-
-
 def squeeze_view(t, dims):
     """aten::squeeze_copy.dims as a view. torch 1.13 has no squeeze.dims: one dim at
     a time, highest first, so the dims still to squeeze keep their numbers. A listed
@@ -62,12 +56,12 @@ def squeeze_copy(t, dims, dim_order):
     return into(squeeze_view(t, dims), dim_order)
 
 
-def unsqueeze_copy(t, dim, dim_order):
-    """aten::unsqueeze_copy: a size-1 dim inserted at dim, in [-(rank+1), rank]. A
-    result of rank > 16 raises (ExecuTorch's limit; torch would allow it)."""
-    if t.dim() + 1 > 16:
-        raise RuntimeError("unsqueeze_copy: the result's rank %d exceeds 16" % (t.dim() + 1))
-    return into(torch.unsqueeze(t, dim), dim_order)
+def within_rank(name, view):
+    """A view-copy op's result past rank 16 raises (ExecuTorch's limit, which the
+    case language keeps; torch 1.13 would allow 64)."""
+    if view.dim() > 16:
+        raise RuntimeError("%s: the result's rank %d exceeds 16" % (name, view.dim()))
+    return view
 
 
 def view_sizes(numel, sizes):
@@ -168,8 +162,8 @@ def canonical_strides(sizes, dim_order):
 )py";
 
 // replay, per-value layouts: COPY_OPS, run_copy, reads
-extern const char* const kRunCopy = R"py(COPY_OPS = {'slice_copy': slice_copy, 'select_copy': select_copy, 'squeeze_copy': squeeze_copy,
-            'unsqueeze_copy': unsqueeze_copy, 'view_copy': view_copy, 'clone': clone}
+extern const char* const kRunCopy = R"py(COPY_OPS = {'slice_copy': slice_copy, 'squeeze_copy': squeeze_copy, 'view_copy': view_copy,
+            'clone': clone}
 COPY_OPS.update({kind: globals()[kind] for kind in SCHEMA_VIEWS})
 
 
@@ -187,12 +181,10 @@ def run_copy(op, cv):
 
 def reads(kind, t, args):
     """The elements a view-copy op reads from t, as a torch view, in the order the
-    result holds them: slice and select are views; squeeze, unsqueeze and view keep
+    result holds them: slice and the table's ops are views; squeeze and view keep
     t's elements in row-major order, only the sizes change."""
     if kind == 'slice_copy':
         return slice_view(t, *args)
-    if kind == 'select_copy':
-        return torch.select(t, *args)
     if kind in SCHEMA_VIEWS:
         return SCHEMA_VIEWS[kind](t, *args)
     return t

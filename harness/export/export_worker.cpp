@@ -5,6 +5,8 @@
 // Exit 1 while they differ (the finding reproduces), 0 when they agree.
 #include "harness/export/export_worker.h"
 
+#include <cstring>
+
 #include "harness/run/worker_client.h"
 #include "oracles/domain_adapter.h"
 #include "oracles/values.h"
@@ -77,16 +79,31 @@ std::string worker_refusal(const Op& op, const ProgramInfo& info, int src) {
   return "";
 }
 
+// aten's functional overload of a view-copy op, from the table's ExecuTorch
+// operator (vocab/op_schema.h et_op): "aten::select_copy.int_out" gives
+// "select_copy.int", "aten::unsqueeze_copy.out" gives "unsqueeze_copy.default".
+std::string aten_functional_op(OpKind kind) {
+  const std::string et_op = op_kind_info(kind).et_op;
+  const size_t dot = et_op.rfind('.');
+  std::string overload = dot == std::string::npos ? "" : et_op.substr(dot + 1);
+  for (const char* suffix : {"_out", "out"})
+    if (overload.size() >= std::strlen(suffix) &&
+        overload.compare(overload.size() - std::strlen(suffix), std::string::npos, suffix) == 0) {
+      overload.resize(overload.size() - std::strlen(suffix));
+      break;
+    }
+  return std::string(op_kind_name(kind)) + "." + (overload.empty() ? "default" : overload);
+}
+
 std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copies = false) {
   const int src = info.ops[k].src;
   // The other view-copy ops, for the et-* backends: the aten *_copy op itself with
   // the schema's arguments, as slicefuzz_worker.py runs it (squeeze_copy is not in
   // their protocol: torch 1.13 has no squeeze_copy.dims).
-  if (aten_copies && op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy && op.kind != OpKind::SelectCopy &&
-      op.kind != OpKind::SqueezeCopy) {
+  if (aten_copies && op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy && op.kind != OpKind::SqueezeCopy) {
     const std::string refusal = worker_refusal(op, info, src);
     if (!refusal.empty()) return refusal;
-    return op.result + " = torch.ops.aten." + op_kind_name(op.kind) + ".default(" + op.src + python_args(op) + ")";
+    return op.result + " = torch.ops.aten." + aten_functional_op(op.kind) + "(" + op.src + python_args(op) + ")";
   }
   switch (op.kind) {
     case OpKind::SliceCopy:
@@ -104,16 +121,10 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copi
              (op.kind == OpKind::SliceCopy ? ".clone()" : "");
     }
     case OpKind::Select:
-    case OpKind::SelectCopy:
-      if (aten_copies && op.kind == OpKind::SelectCopy)
-        return op.result + " = torch.ops.aten.select_copy.int(" + op.src + ", " + std::to_string(op.dim) +
-               ", " + std::to_string(op.index) + ")";
-      return op.result + " = torch.ops.aten.select(" + op.src + ", " + std::to_string(op.dim) +
-             ", " + std::to_string(op.index) + ")" + (op.kind == OpKind::SelectCopy ? ".clone()" : "");
+      return op.result + " = torch.ops.aten.select(" + op.src + ", " + std::to_string(op.dim) + ", " +
+             std::to_string(op.index) + ")";
     case OpKind::SqueezeCopy:
       return op.result + " = squeeze_dims(" + op.src + ", " + list(op.ints) + ").clone()";
-    case OpKind::UnsqueezeCopy:
-      return op.result + " = torch.unsqueeze(" + op.src + ", " + std::to_string(op.dim) + ").clone()";
     case OpKind::ViewCopy:
       return op.result + " = torch.reshape(" + op.src + ", " + list(op.ints) + ").clone()";
     case OpKind::Clone:
