@@ -12,10 +12,9 @@ FUZZER=${FUZZER:-build/fuzz/fuzz_program}
 CLI=${CLI:-build/asan/slicefuzz}
 # Built (incrementally) like ci/fuzz.sh builds it: never a stale binary.
 if [ "$FUZZER" = build/fuzz/fuzz_program ]; then
-  # The same ExecuTorch tree as ci/fuzz.sh configures, so neither undoes the other's cache.
-  ET_SRC=${SLICEFUZZ_EXECUTORCH_SRC:-}
-  if [ -z "$ET_SRC" ] && [ -d ../shared/executorch/runtime ]; then ET_SRC=$(cd ../shared/executorch && pwd); fi
-  cmake --preset fuzz -DSLICEFUZZ_EXECUTORCH_SRC="$ET_SRC" >/dev/null &&
+  # The same ExecuTorch trees as ci/fuzz.sh configures, so neither undoes the other's cache.
+  source ci/executorch_trees.sh
+  cmake --preset fuzz "${ET_CMAKE_ARGS[@]}" >/dev/null &&
     cmake --build --preset fuzz --target fuzz_program >/dev/null ||
     { echo "FAIL: cannot build $FUZZER"; exit 1; }
 fi
