@@ -4,6 +4,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -240,8 +241,21 @@ def median(xs):
 
 
 def main():
-    global CLI, FUZZER, CORPUS, DICT
+    """The matrix in a private work directory, removed however the run ends (a
+    finish, an error, or SIGTERM/SIGHUP/SIGINT: a user stopping an hour-long run)."""
     work = tempfile.mkdtemp(prefix="slicefuzz-selftest-")
+    try:
+        return run_matrix(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def stop_on_signal(signum, _frame):
+    raise SystemExit(128 + signum)  # unwinds through main's finally
+
+
+def run_matrix(work):
+    global CLI, FUZZER, CORPUS, DICT
     # Private copies: a rebuild or an edited corpus during the (long) self-test
     # cannot swap binaries or cases between rows.
     for name in ("CLI", "FUZZER"):
@@ -465,6 +479,8 @@ def merge(other_path):
 
 
 if __name__ == "__main__":
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop_on_signal)
     if len(sys.argv) == 3 and sys.argv[1] == "--merge":
         sys.exit(merge(sys.argv[2]))
     sys.exit(main())
