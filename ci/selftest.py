@@ -122,6 +122,9 @@ def replay(backend):
     p = subprocess.run([CLI, "check", CORPUS, "--backend", backend, "--jobs", "2",
                         "--known", known_dir(backend)],
                        capture_output=True, text=True)
+    if p.returncode not in (0, 1):  # 0: every case passed, 1: a case failed; else check itself failed
+        return {"killed": False, "failing_cases": 0, "first": None,
+                "error": tool_error("check", p.returncode, p.stderr)}
     fails = [l for l in p.stdout.splitlines() if l.startswith("FAIL ")]
     return {"killed": p.returncode == 1, "failing_cases": len(fails),
             "first": fails[0] if fails else None}
@@ -218,6 +221,8 @@ def minimize(backend, case_file, workdir):
 def row_failures(r):
     """Why one row of the matrix fails the self-test (empty: it passes)."""
     name, out = r["backend"], []
+    if r["replay"].get("error"):
+        out.append("replay did not run: %s" % r["replay"]["error"])
     for method in ("run", "fuzz"):
         for seed, x in zip(SEEDS, r[method]):
             if x.get("error"):
@@ -266,7 +271,8 @@ def run_matrix(work):
     CORPUS = os.path.join(work, "corpus")
     DICT = os.path.join(CORPUS, "slicefuzz.dict")
     rows, ok = [], True
-    registered = [name for name, _ in backends()]
+    listed = backends()  # once: each call runs the CLI and prints its skipped rows
+    registered = [name for name, _ in listed]
     for name in list(MUST_BE_KILLED_BY_REPLAY) + MUST_BE_KILLED_BY_EVERY_METHOD:
         if name not in registered:
             ok = False
@@ -283,16 +289,14 @@ def run_matrix(work):
         if (m["seeds"], m["fuzz_seconds"], m["run_count"]) != (SEEDS, FUZZ_SECONDS, RUN_COUNT):
             print("SELFTEST_BACKENDS: docs/selftest.json has other budgets (seeds %s, fuzz %s s, run "
                   "%s): run the whole matrix" % (m["seeds"], m["fuzz_seconds"], m["run_count"]))
-            shutil.rmtree(work, ignore_errors=True)
             return 2
         unknown = [n for n in only if n not in registered]
         if unknown:
             print("SELFTEST_BACKENDS: not registered: %s" % " ".join(unknown))
-            shutil.rmtree(work, ignore_errors=True)
             return 2
         carried = {r["backend"]: r for r in old["backends"]}
         rerun_dates = dict(m.get("rerun", {}))
-    for name, description in backends():
+    for name, description in listed:
         if only and name not in only and name in carried:
             r = carried[name]
             for why in row_failures(r):
@@ -336,10 +340,8 @@ def run_matrix(work):
             # hour): the rows run so far, then the carried rows not reached yet, so
             # a run stopped part-way loses no finished row.
             done = {x["backend"] for x in rows}
-            rest = [carried[n] for n, _ in backends() if n in carried and n not in done]
+            rest = [carried[n] for n, _ in listed if n in carried and n not in done]
             write_docs(matrix_meta(ok, only, old if only else None, rerun_dates), rows + rest)
-    shutil.rmtree(work, ignore_errors=True)
-
     write_docs(matrix_meta(ok, only, old if only else None, rerun_dates), rows)
     print("wrote docs/selftest.md and docs/selftest.json: %s" % ("PASS" if ok else "FAIL"))
     return 0 if ok else 1

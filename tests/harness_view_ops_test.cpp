@@ -414,6 +414,27 @@ TEST(ViewOpsExport, TorchFxScriptBuildsTheNewOpsEagerly) {
   EXPECT_NE(out.find("not reproduced"), std::string::npos) << out;
 }
 
+// The et-* scripts call each view-copy op as aten's functional overload, named
+// from the op table's ExecuTorch operator (select_copy.int_out: select_copy.int).
+TEST(ViewOpsExport, EtScriptCallsAtensFunctionalOverloads) {
+  const Backend* et = find_backend("et-edge-control");
+  if (!et) GTEST_SKIP() << "et-edge-control is not registered (no ExecuTorch tree at build)";
+  ParseResult p = parse_case(R"(slicefuzz-case 3
+dtype float32
+input x [2, 3]
+a = select_copy(x, dim=0, index=-1)
+b = unsqueeze_copy(a, dim=1)
+c = expand_copy(b, sizes=[3, 2])
+output c
+)");
+  ASSERT_TRUE(p.ok) << p.error;
+  const std::string script = export_python_worker(p.c, p.info, no_finding(), *et);
+  for (const char* line : {"a = torch.ops.aten.select_copy.int(x, 0, -1)\n",
+                           "b = torch.ops.aten.unsqueeze_copy.default(a, 1)\n",
+                           "c = torch.ops.aten.expand_copy.default(b, [3, 2])\n"})
+    EXPECT_NE(script.find(line), std::string::npos) << line << "\n" << script;
+}
+
 bool has_candidate(const std::vector<Case>& cands, const std::string& needle) {
   for (const Case& k : cands)
     if (print_case(k).find(needle) != std::string::npos) return true;

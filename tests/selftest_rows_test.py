@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""ci/selftest.py: a method that cannot run (run exits 2, fuzz_program refuses its
-backend) fails its row with the tool's reason; it never reads as 'not killed'.
+"""ci/selftest.py: a method that cannot run (check or run exits 2, fuzz_program
+refuses its backend) fails its row with the tool's reason; it never reads as 'not killed'.
 Usage: selftest_rows_test.py SOURCE_DIR SLICEFUZZ_CLI"""
 import os
 import shutil
@@ -26,6 +26,11 @@ selftest.RUN_COUNT = 5
 r = selftest.campaign("no-such-backend", 1, work)
 check(r["killed"] is False and "run exited 2" in r.get("error", ""), "campaign error recorded: %r" % r)
 
+# The corpus replay of a backend the binary does not have: check exits 2.
+selftest.CORPUS = os.path.join(src, "corpus", "seeds")
+rp = selftest.replay("no-such-backend")
+check(rp["killed"] is False and "check exited 2" in rp.get("error", ""), "replay error recorded: %r" % rp)
+
 # A fuzz target that refuses its backend, as fuzz_program does (exit 2, no artifact).
 fake = os.path.join(work, "fake_fuzzer")
 with open(fake, "w") as f:
@@ -40,9 +45,10 @@ check(z["killed"] is False and z.get("error") == "fuzz_program exited 2: fuzz_pr
 # The row fails with both reasons, for a faulty row and for a sound one alike.
 seeds = selftest.SEEDS
 for name in ("faulty-blockcopy", "reference"):
-    row = {"backend": name, "replay": {"killed": name != "reference"},
+    row = {"backend": name, "replay": dict(rp),
            "run": [dict(r) for _ in seeds], "fuzz": [dict(z) for _ in seeds]}
     why = selftest.row_failures(row)
+    check(any(w.startswith("replay did not run: check exited 2") for w in why), "%s: replay's reason in %r" % (name, why))
     check(any(w.startswith("run on seed %d did not run: run exited 2" % seeds[0]) for w in why),
           "%s: run's reason in %r" % (name, why))
     check(any(w.startswith("fuzz on seed %d did not run: fuzz_program exited 2" % seeds[0]) for w in why),
