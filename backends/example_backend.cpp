@@ -7,6 +7,7 @@
 // To add yours: copy this file, change the name and the functions you replace,
 // and call your add_* function from make_backends() in registry.cpp.
 #include "backends/backend.h"
+#include "kernels/boxing.h"
 #include "kernels/util/slice_util.h"
 
 #include <cstring>
@@ -52,7 +53,7 @@ void add_example_backend(std::vector<Backend>& out) {
   Backend b;
   b.name = "example-naive-kernels";
   b.description = "worked example: an element-by-element slice_copy written against the Tensor API";
-  b.kernels.slice_copy = &my_slice_copy;
+  b.kernels.boxed_of(OpKind::SliceCopy) = &boxed_slice_args<&my_slice_copy>;
   out.push_back(b);
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "kernels/boxing.h"
 #include "kernels/util/slice_util.h"
 
 namespace slicefuzz {
@@ -165,7 +166,7 @@ Backend faulty(const char* name, const char* description) {
 
 void add_faulty_backends(std::vector<Backend>& out) {
   Backend b = faulty("faulty-blockcopy", "slice_copy copies blocks by dim index, ignoring the dim order");
-  b.kernels.slice_copy = &slice_copy_ignoring_dim_order;
+  b.kernels.boxed_of(OpKind::SliceCopy) = &boxed_slice_args<&slice_copy_ignoring_dim_order>;
   out.push_back(b);
   b = faulty("faulty-stride0-offset", "et_slice computes the alias offset from stride[0]");
   b.kernels.et_slice_op = &et_slice_offset_from_stride0;
@@ -189,10 +190,10 @@ void add_faulty_backends(std::vector<Backend>& out) {
   b.planner = &planner_no_lifetime_extension;
   out.push_back(b);
   b = faulty("faulty-negative-end", "index normalisation off by one for a negative end");
-  b.kernels.slice_copy = &slice_copy_negative_end_off_by_one;
+  b.kernels.boxed_of(OpKind::SliceCopy) = &boxed_slice_args<&slice_copy_negative_end_off_by_one>;
   out.push_back(b);
   b = faulty("faulty-length-overflow", "slice length overflows int64 for huge steps");
-  b.kernels.slice_copy = &slice_copy_length_overflow;
+  b.kernels.boxed_of(OpKind::SliceCopy) = &boxed_slice_args<&slice_copy_length_overflow>;
   out.push_back(b);
   b = faulty("faulty-no-guard", "et_slice without its runtime density guard");
   b.kernels.et_slice_op = &et_slice_without_guard;

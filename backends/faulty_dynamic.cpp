@@ -118,8 +118,8 @@ void add_faulty_dynamic_backends(std::vector<Backend>& out) {
   Backend b = faulty("faulty-out-not-resized",
                      "slice_copy and squeeze_copy never resize an out planned at its upper bound "
                      "(pytorch/executorch PRs 22411, 22409): right at the bound, wrong below it");
-  b.kernels.slice_copy = &slice_copy_out_not_resized;
-  b.kernels.boxed[static_cast<int>(OpKind::SqueezeCopy)] = &boxed_int_list_arg<&squeeze_copy_out_not_resized>;
+  b.kernels.boxed_of(OpKind::SliceCopy) = &boxed_slice_args<&slice_copy_out_not_resized>;
+  b.kernels.boxed_of(OpKind::SqueezeCopy) = &boxed_int_list_arg<&squeeze_copy_out_not_resized>;
   out.push_back(b);
   b = faulty("faulty-input-numel-only",
              "set_input checks a dynamic input's element count against its bound's, not each dim "

@@ -135,12 +135,12 @@ void add_faulty_view_backends(std::vector<Backend>& out) {
   b.kernels.et_select_op = &et_select_unnormalised_index;
   out.push_back(b);
   b = faulty("faulty-squeeze-size-gt1", "squeeze_copy drops a listed dim of size > 1");
-  b.kernels.boxed[static_cast<int>(OpKind::SqueezeCopy)] = &boxed_int_list_arg<&squeeze_copy_dropping_any_listed_dim>;
+  b.kernels.boxed_of(OpKind::SqueezeCopy) = &boxed_int_list_arg<&squeeze_copy_dropping_any_listed_dim>;
   out.push_back(b);
   b = faulty("faulty-unsqueeze-order",
              "unsqueeze_copy puts the new dim at position d of the dim order, not just outside "
              "the dim it precedes");
-  b.kernels.boxed[static_cast<int>(OpKind::UnsqueezeCopy)] = &boxed_int_arg<&unsqueeze_copy_order_by_position>;
+  b.kernels.boxed_of(OpKind::UnsqueezeCopy) = &boxed_int_arg<&unsqueeze_copy_order_by_position>;
   out.push_back(b);
   b = faulty("faulty-alias-pointer-once",
              "et_slice, et_select and et_view set out's data pointer only while it is null "

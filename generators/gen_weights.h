@@ -36,9 +36,9 @@ inline const W kSliceStep = {55, 25, 12, 8};
 inline constexpr size_t kSliceValidPerCent = 5, kSliceBadDimPerCent = 3, kSliceBadStepPerCent = 2;
 
 // ---- version-2 view-op plans (view_op_plans.cpp)
-// select_copy dim: outermost, from the front, from the back, innermost.
+// select's dim: outermost, from the front, from the back, innermost.
 inline const W kSelectDim = {35, 25, 20, 20};
-// select_copy index: 0, in range, negative, last, most negative.
+// select's index: 0, in range, negative, last, most negative.
 inline const W kSelectIndex = {30, 30, 20, 10, 10};
 // squeeze_copy which dims: all size-1, one size-1, a size > 1, mixed, every dim, none.
 inline const W kSqueezeWhich = {35, 25, 10, 15, 10, 5};
@@ -54,8 +54,8 @@ inline const W kViewMinusOne = {60, 40};
 inline const W kCloneOrder = {15, 10, 15, 25, 25, 10};
 
 // ---- genViewOpsCase (view_ops_gen.cpp)
-// An op: slice_copy, select_copy, squeeze_copy, unsqueeze_copy, view_copy, clone,
-// clone(dim_order), add_, copy_.
+// An op: the slice, select, squeeze, unsqueeze and view copies, clone,
+// clone(dim_order), add_, copy_ (view_ops_gen.cpp's order).
 inline const W kViewOpKind = {20, 14, 11, 11, 14, 5, 9, 7, 10};
 // Its source: (view_ops_gen.cpp's source kinds, 4).
 inline const W kViewOpSource = {40, 40, 10, 10};

@@ -14,8 +14,8 @@ namespace slicefuzz::gen {
 // Each kind is one error rule of DESIGN 2 / judge_layouts.h.
 enum class InvalidKind : size_t {
   CopySameCount,           // copy_ between different sizes with the same element count
-  SelectIndex,             // select_copy index outside [-size, size)
-  SelectDim,               // select_copy dim out of range (or a rank-0 source)
+  SelectIndex,             // a select's index outside [-size, size)
+  SelectDim,               // a select's dim out of range (or a rank-0 source)
   SqueezeRepeated,         // squeeze_copy listing one dim twice (maybe spelled +d and d-r)
   SqueezeDim,              // squeeze_copy dim out of range
   ViewTwoMinusOnes,        // view_copy with two -1

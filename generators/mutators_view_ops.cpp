@@ -1,5 +1,5 @@
-// The mutators of the version-2 view-copy ops: insert or replace a select_copy,
-// squeeze_copy, unsqueeze_copy, view_copy or clone(dim_order=...); change a
+// The mutators of the version-2 view-copy ops: insert or replace one of them
+// (the select, squeeze, unsqueeze and view copies) or a clone(dim_order=...); change a
 // view's sizes keeping or breaking the element count; flip a squeeze's form;
 // write through an alias (or an alias of one, or the root under them); change a
 // clone's dim order; push arguments out of range; put sizes past int32 beside a

@@ -31,7 +31,7 @@ int64_t numel_saturated(const std::vector<int64_t>& sizes) {
   return n;
 }
 
-// --------------------------------------------------------------- select_copy
+// -------------------------------------------------------------------- select
 
 enum SelectDimKind : size_t { kSelOutermost, kSelFromFront, kSelFromBack, kSelInnermost };
 enum SelectIndexKind : size_t { kIdxZero, kIdxInRange, kIdxNegative, kIdxLast, kIdxMostNegative };

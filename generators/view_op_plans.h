@@ -1,5 +1,5 @@
-// Shape-independent plans for the version-2 view-copy ops (select_copy,
-// squeeze_copy, unsqueeze_copy, view_copy) and for clone's dim order, and their
+// Shape-independent plans for the version-2 view-copy ops (the select,
+// squeeze, unsqueeze and view copies) and for clone's dim order, and their
 // realisation against a concrete source layout (the judge's, judge_layouts.h).
 // Internal to generators/. Every plan lists its options simplest first and
 // shrinks toward the first, like the slice plans (slice_plan.h).
@@ -19,7 +19,7 @@
 
 namespace slicefuzz::gen {
 
-// select_copy: which dim (outermost in the source's dim order: the dense alias;
+// select: which dim (outermost in the source's dim order: the dense alias;
 // by position from the front or, spelled negative, from the back; innermost in
 // the order: a copy unless the outer dims have size 1) and which index (0, in
 // range, negative, size - 1, -size).

@@ -1,5 +1,5 @@
-// Version-2 copy programs: chains mixing slice_copy with select_copy,
-// squeeze_copy (dims=[...] and dim=), unsqueeze_copy, view_copy (with and without
+// Version-2 copy programs: chains mixing slice_copy with the select copy, the
+// squeeze copy (dims=[...] and dim=), the unsqueeze copy, the view copy (with and without
 // one -1) and clone(dim_order=...), with in-place mutations (add_, copy_) through
 // any alias candidate of a chain (an alias, an alias of an alias, the root under
 // them), outputs at various places (often a value with several users, issue

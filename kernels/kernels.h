@@ -95,6 +95,7 @@ void expand_view_strides(const Tensor& in, const int64_t* target, int n, int64_t
 // defines NAME_boxed beside NAME.
 using BoxedKernel = void (*)(KernelRuntimeContext& ctx, EValue** stack);
 #define SLICEFUZZ_BOXED_KERNELS(X) \
+  X(slice_copy_Tensor_out)         \
   X(select_copy_int_out)           \
   X(squeeze_copy_dims_out)         \
   X(unsqueeze_copy_out)            \

@@ -36,7 +36,7 @@ void et_select(KernelRuntimeContext& ctx, EValue** stack) {
   // The runtime guard: out's strides must reach exactly the selected elements.
   SF_KERNEL_CHECK_MSG(ctx, view_is_dense(v, out.dim_order), InvalidArgument, ,
                       "et_select: index %lld of dim %d is not dense in out's dim order; it must "
-                      "stay a select_copy",
+                      "stay a copy",
                       static_cast<long long>(a.index), a.dim);
   const size_t offset = static_cast<size_t>(alias_offset_elems(v)) * in.element_size();
   SF_KERNEL_CHECK_MSG(ctx, offset + resized.nbytes() <= in.nbytes(), InvalidArgument, ,

@@ -1,3 +1,4 @@
+#include "kernels/boxing.h"
 #include "kernels/kernels.h"
 #include "kernels/util/slice_util.h"
 #include "kernels/util/strided_copy.h"
@@ -34,6 +35,11 @@ Tensor& slice_copy_Tensor_out(KernelRuntimeContext& ctx, const Tensor& in, int64
   strided_copy(out.bytes(), out.strides, src, view_strides, out.sizes, out.rank,
                in.element_size());
   return out;
+}
+
+// stack = [in, dim, start (Int|None), end (Int|None), step, out] (the op's schema order).
+void slice_copy_Tensor_out_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  boxed_slice_args<&slice_copy_Tensor_out>(ctx, stack);
 }
 
 }  // namespace slicefuzz

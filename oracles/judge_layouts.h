@@ -27,7 +27,7 @@ std::string dim_order_error(int rank, const std::vector<int>& order);
 // What a defining op makes of `in`: the result's layout, or why it must fail.
 //   slice_copy, clone, add (eager), slice (eager): in's dim order;
 //   clone(dim_order=P): P (must be a permutation of in's rank);
-//   select_copy, select: d removed from the order, later dims renumbered;
+//   select (copy or eager): d removed from the order, later dims renumbered;
 //   squeeze_copy: every listed dim of size 1 removed (a listed dim of size > 1
 //     stays, as in aten); a repeated dim is an error (ExecuTorch's .dims);
 //   unsqueeze_copy(d): dims >= d renumbered up, d inserted just outside the dim
@@ -79,8 +79,8 @@ std::string op_dtype_error(OpKind kind, ScalarType src);
 std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<int64_t>& sizes,
                                                std::string& why);
 
-// torch's view of a defining view-copy op (slice_copy, select_copy, squeeze_copy,
-// unsqueeze_copy, view_copy) and of the eager views, taken over a source seen
+// torch's view of a defining view-copy op (op_is_view_copy: each the copy of its
+// torch view) and of the eager views, taken over a source seen
 // through `src` (its sizes, strides and element offset). view_copy follows
 // torch's own viewability rule (ATen's computeStride): nullopt where torch
 // cannot view the source with the new sizes (the copy is then never an alias).

@@ -4,8 +4,7 @@
 //
 // It models storage itself, as eager PyTorch has it: every value is a strided
 // window (offset, sizes, strides) onto a storage. Every value that owns its
-// bytes (the input and every copy: slice_copy, select_copy, squeeze_copy,
-// unsqueeze_copy, view_copy, clone, add) gets a fresh storage laid out in that
+// bytes (the input and every copy: each view-copy op, clone, add) gets a fresh storage laid out in that
 // value's own dim order (info.values[v].dim_order, by the stride rule); a view
 // (slice, select) is a new window onto its source's storage, so add_ and copy_
 // through any window are seen by all. Values are compared logically (row-major).
@@ -244,10 +243,9 @@ class NaiveReference {
       values_[k] = mem_.fresh(std::move(inputs[k]), info.values[k].dim_order);
   }
 
-  // Copies (new storage, each in its value's dim order).
-  OpStatus SliceCopy(const Op& op, const OpInfo& oi, int) { return view_copy(op, oi); }
-  // Every other view-copy op: its judge view (judge_layouts.h), copied element by
-  // element. Nothing else is run without its own member.
+  // A view-copy op: its judge view (judge_layouts.h), copied element by element
+  // into new storage in its value's dim order. Nothing else is run without its
+  // own member.
   OpStatus schema_op(const Op& op, const OpInfo& oi, int) {
     if (op_is_view_copy(op.kind)) return view_copy(op, oi);
     return OpStatus::error(std::string("naive reference: no semantics for ") + op_kind_name(op.kind));

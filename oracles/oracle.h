@@ -12,9 +12,8 @@
 
 namespace slicefuzz {
 
-// Facts about one view-copy op (slice_copy, select_copy, squeeze_copy,
-// unsqueeze_copy, view_copy: op_is_view_copy) as torch's *view* of it would have
-// them (at::slice / select / squeeze / unsqueeze / view over the source, laid out
+// Facts about one view-copy op (op_is_view_copy) as torch's *view* of it would
+// have them (the torch view op the table names, over the source, laid out
 // in the source value's own dim order): the rewrite path checks its aliases
 // against these.
 struct TorchOpView {

@@ -4,9 +4,8 @@
 // op in torch. Values are independent tensors (copy semantics). Each value that
 // owns its bytes is laid out in its own dim order (info.values[v].dim_order) by
 // torch itself (empty, its strides then permuted as permute does), never by our
-// stride rule, so the view facts below are an independent check of it. A view-copy op (slice_copy, select_copy,
-// squeeze_copy, unsqueeze_copy, view_copy) is torch's view of the source (slice,
-// select, squeeze, unsqueeze, view), copied into the fresh result; the view's
+// stride rule, so the view facts below are an independent check of it. A view-copy op (op_is_view_copy) is
+// torch's view of the source (the op the table names), copied into the fresh result; the view's
 // storage offset, sizes and strides are the alias facts the rewrite path is held
 // to (TorchOpView). Where torch 1.13 differs from our semantics, the domain
 // adapter (domain_adapter.h) maps or refuses the arguments first.
@@ -167,6 +166,8 @@ at::Tensor schema_view_in_torch(const at::Tensor& src, const Op& op) {
   check_schema_op_domain_for_torch(src, op);
   // torch 1.13 has no squeeze.dims: squeeze.dim once per dim (domain_adapter.h).
   if (op.kind == OpKind::SqueezeCopy) return squeeze_view_in_torch(src, op);
+  // torch 1.13's slice cannot take every int64: its arguments mapped first.
+  if (op.kind == OpKind::SliceCopy) return slice_view_in_torch(src, op);
   const OpKindInfo& info = op_kind_info(op.kind);
   const std::string_view named = info.torch_view;
   if (named.empty())
@@ -238,10 +239,7 @@ class TorchEvaluator {
     }
   }
 
-  // View-copy ops: torch's view of the source, copied into a fresh result.
-  OpStatus SliceCopy(const Op& op, const OpInfo& oi, int k) {
-    return run([&] { copy_view(k, oi, slice_view_in_torch(values_[oi.src], op)); });
-  }
+  // view_copy: the functional op first (its own member: see there), then torch's view.
   OpStatus ViewCopy(const Op& op, const OpInfo& oi, int k) {
     return run([&] {
       const at::Tensor& src = values_[oi.src];

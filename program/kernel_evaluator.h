@@ -22,11 +22,6 @@ class KernelEvaluator {
  public:
   explicit KernelEvaluator(const KernelTable& k) : k_(k) {}
 
-  OpStatus SliceCopy(const Op& op, const OpInfo& oi, int k) {
-    return self().view_copy(op, oi, k, [&](KernelRuntimeContext& ctx) {
-      k_.slice_copy(ctx, t(oi.src), op.dim, op.start, op.end, op.step, t(oi.result));
-    });
-  }
   // clone(SRC) keeps SRC's layout (clone.out); clone(SRC, dim_order=P) is
   // _clone_dim_order.out with P.
   OpStatus Clone(const Op& op, const OpInfo& oi, int k) {
@@ -53,7 +48,7 @@ class KernelEvaluator {
     k_.copy(ctx, t(oi.target), t(oi.src), false);
     return self().finish(ctx, k);
   }
-  // Any other view-copy op: its boxed kernel by the op table's name, with the
+  // A view-copy op: its boxed kernel by the op table's name, with the
   // stack built from its schema (call_boxed_kernel); the executor may alias it.
   OpStatus schema_op(const Op& op, const OpInfo& oi, int k) {
     if (!op_is_view_copy(op.kind) || is_eager_op(op.kind)) return eager(op);

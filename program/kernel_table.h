@@ -14,7 +14,6 @@
 namespace slicefuzz {
 
 struct KernelTable {
-  decltype(&slice_copy_Tensor_out) slice_copy = &slice_copy_Tensor_out;
   decltype(&et_slice) et_slice_op = &et_slice;
   decltype(&add_scalar_) add = &add_scalar_;
   decltype(&clone_out) clone = &clone_out;  // clone(SRC): keeps SRC's layout
@@ -24,8 +23,11 @@ struct KernelTable {
   decltype(&et_view) et_view_op = &et_view;
   // The boxed kernel of each op kind whose row names one in kernels.h's
   // registry (nullptr for the ops above, which have their own slot). A backend
-  // replaces an entry to put its own kernel under test.
+  // replaces an entry to put its own kernel under test: `boxed_of(OpKind::X) =
+  // &boxed_...<&its_kernel>` (kernels/boxing.h, one template per argument shape).
   BoxedKernel boxed[kNumOpKinds] = {};
+  BoxedKernel& boxed_of(OpKind kind) { return boxed[static_cast<int>(kind)]; }
+  BoxedKernel boxed_of(OpKind kind) const { return boxed[static_cast<int>(kind)]; }
 
   KernelTable() {
     for (const OpKindInfo& row : kOpKinds) boxed[static_cast<int>(row.kind)] = find_boxed_kernel(row.kernel);
@@ -37,7 +39,7 @@ struct KernelTable {
 inline void call_boxed_kernel(const KernelTable& k, KernelRuntimeContext& ctx, const Op& op,
                               Tensor& in, Tensor& out) {
   const OpKindInfo& info = op_kind_info(op.kind);
-  const BoxedKernel fn = k.boxed[static_cast<int>(op.kind)];
+  const BoxedKernel fn = k.boxed_of(op.kind);
   if (!fn)
     return ctx.fail(Error::NotSupported, std::string(info.name) + " has no boxed kernel (kernels/kernels.h)");
   constexpr size_t kMaxStack = 8;

@@ -215,8 +215,8 @@ Tensor failing_out_meta(const Op& op, const Tensor& src) {
     }
     default: break;
   }
-  // Never much bigger than the source: dropping a bad dim of size 0 (select_copy
-  // of dim 9 on [511, 65537, ..., 0]) would otherwise ask for gigabytes.
+  // Never much bigger than the source: dropping a bad dim of size 0 (a select
+  // copy of dim 9 on [511, 65537, ..., 0]) would otherwise ask for gigabytes.
   auto bytes = checked_numel_bytes(l.sizes, l.rank, src.element_size());
   if (!bytes || static_cast<size_t>(*bytes) > src.nbytes() + 4096) return base;
   return make_meta(src.dtype, l, t) ? t : base;

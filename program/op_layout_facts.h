@@ -28,8 +28,7 @@ struct OpLayoutFacts {
 // view_copy's view fact, replaceable (a faulty backend swaps it).
 using ReshapeViewFn = std::optional<ViewLayout> (*)(const ViewLayout&, const int64_t*, int);
 
-// The facts of a defining op (slice_copy, select_copy, squeeze_copy,
-// unsqueeze_copy, view_copy, clone) over `src`. Other ops keep src's layout.
+// The facts of a defining op (every view-copy op, clone) over `src`. Other ops keep src's layout.
 OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src,
                               ReshapeViewFn reshape = &reshape_view);
 

@@ -1,7 +1,7 @@
 // The re-inplacing pass under test (ReplaceSliceCopyWithSlice, generalised to
 // every view-copy op). Turns `y = slice_copy(x, ...)` into `y = et_slice(x, ...)`,
-// `y = select_copy(...)` into et_select, squeeze_copy/unsqueeze_copy/view_copy
-// into et_view, exactly when the five rules of DESIGN section 2 hold:
+// and every other view-copy op into the alias prim op its table row names
+// (op_alias_prim: et_slice, et_select or et_view), exactly when the five rules of DESIGN section 2 hold:
 //   1. the op's view of x is dense in y's dim order (static shapes): its strides
 //      are the canonical strides of y's sizes in y's dim order (slice_copy: the
 //      closed form, a proven fast path); a view_copy of an x whose elements are not

@@ -17,6 +17,7 @@
 #include "backends/backend.h"
 #include "harness/export/json_writer.h"
 #include "harness/run/runner.h"
+#include "kernels/boxing.h"
 #include "kernels/util/slice_util.h"
 #include "program/arena_executor.h"
 #include "vocab/case_format.h"
@@ -317,7 +318,7 @@ Tensor& slice_copy_off_by_one(KernelRuntimeContext& ctx, const Tensor& in, int64
 
 TEST(RewriteRunner, SliceCopyIgnoringTheDimOrderIsAValueMismatch) {
   Backend b = reference();
-  b.kernels.slice_copy = &slice_copy_row_major;
+  b.kernels.boxed_of(OpKind::SliceCopy) = &boxed_slice_args<&slice_copy_row_major>;
   CaseReport rep = run(kNonIdentityCopy, b);
   expect_first_failure(rep, FindingKind::VALUE_MISMATCH, "copy path");
   EXPECT_EQ(rep.first_failure()->path, FindingPath::Copy);
@@ -328,7 +329,7 @@ TEST(RewriteRunner, SliceCopyIgnoringTheDimOrderIsAValueMismatch) {
 
 TEST(RewriteRunner, SliceCopyOffByOneElementIsAValueMismatch) {
   Backend b = reference();
-  b.kernels.slice_copy = &slice_copy_off_by_one;
+  b.kernels.boxed_of(OpKind::SliceCopy) = &boxed_slice_args<&slice_copy_off_by_one>;
   CaseReport rep = run(kInteriorSlice, b);  // x[2:5] of 8: the shifted read stays in x
   expect_first_failure(rep, FindingKind::VALUE_MISMATCH, "element [0]");
   EXPECT_EQ(rep.first_failure()->op, 0);

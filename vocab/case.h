@@ -96,7 +96,7 @@ struct Op {
   std::optional<int64_t> start, end;
   int64_t step = 1;
   int64_t scalar = 0;  // add_, add
-  int64_t index = 0;   // select, select_copy; narrow_copy's start
+  int64_t index = 0;   // select (copy or eager); narrow_copy's start
   int64_t length = 0;  // narrow_copy
   // squeeze_copy's dims (`single_dim`: written `dim=INT`, one entry),
   // view_copy's sizes and index_copy's index.

@@ -9,7 +9,7 @@
 namespace slicefuzz {
 
 struct RewriteDecision {
-  int op = -1;          // the view-copy op (slice_copy, select_copy, ...)
+  int op = -1;          // the view-copy op (any *_copy op that may become an alias)
   int value = -1;       // the value it defines
   bool alias = false;   // true: its alias prim op (et_slice, et_view, ...); false: stays a copy
   std::string reason;   // in words, for people

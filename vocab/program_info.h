@@ -15,8 +15,8 @@ namespace slicefuzz {
 inline constexpr int64_t kDefaultByteBudget = int64_t{64} << 20;  // 64 MiB per case
 
 // Every value's own layout: sizes, dtype and dim order (a slice keeps its
-// source's order, select_copy and squeeze_copy drop entries, unsqueeze_copy inserts
-// one, view_copy is row-major, clone(dim_order=...) chooses). The pass, the
+// source's order, a select or squeeze copy drops entries, an unsqueeze copy inserts
+// one, a view copy is row-major, clone(dim_order=...) chooses). The pass, the
 // planner and the executors read a value's layout here, never the case's.
 struct ValueInfo {
   std::string name;

@@ -9,8 +9,8 @@
 
 namespace slicefuzz::et_prim {
 
-// stack = [self, dim, index, out]. Checks the arguments as select_copy does
-// (ExecuTorch's check_select_copy_out_args: rank >= 1, dim and index in range,
+// stack = [self, dim, index, out]. Checks the arguments as the select copy
+// kernel does (ExecuTorch's select check in its copy-op utils: rank >= 1, dim and index in range,
 // same dtype), resizes out to self's sizes without dim, refuses (out untouched)
 // when the selected sub-tensor is not dense in out's dim order, and otherwise
 // points out's data at its first byte inside self. Copies nothing.

@@ -1,8 +1,8 @@
 // Backends over ExecuTorch's real code. Each kernel entry converts slicefuzz's
 // tensors through the adapter and calls ExecuTorch's portable kernel; everything
 // else (the pass, the planner) is slicefuzz's reference unless named below.
-//   executorch-portable: slice_copy, clone, copy_, add_ are ExecuTorch's portable
-//     kernels, and the view-copy kernels and et_view (view_copy_kernels.cpp);
+//   executorch-portable: clone, copy_, add_ are ExecuTorch's portable kernels, and
+//     every view-copy op's kernel and et_view (view_copy_kernels.cpp);
 //     et_slice and et_select are the ExecuTorch-typed prim ops in et_*_prim.cpp.
 //   pr21552-rule: PR 21552's pass rule and offset formula, aliases placed by the
 //     memory plan (no runtime op), on the portable kernels (pr21552_rule.cpp).
@@ -30,17 +30,6 @@ namespace {
 namespace native = torch::executor::native;
 using et_adapter::EtTensor;
 using et_adapter::kOut;
-
-Tensor& et_slice_copy(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
-                      std::optional<int64_t> start, std::optional<int64_t> end, int64_t step,
-                      Tensor& out) {
-  return et_adapter::call(ctx, out, [&](auto& et_ctx) {
-    EtTensor a(in), o(out, kOut);
-    if (!a.ok() || !o.ok()) return et_ctx.fail(executorch::runtime::Error::NotSupported), true;
-    native::slice_copy_Tensor_out(et_ctx, a.get(), dim, start, end, step, o.get());
-    return o.sizes_back(out);
-  });
-}
 
 Tensor& et_clone(KernelRuntimeContext& ctx, const Tensor& in, std::optional<MemoryFormat>,
                  Tensor& out) {
@@ -123,10 +112,9 @@ void add_executorch_backends(std::vector<Backend>& out) {
   Backend b;
   b.name = "executorch-portable";
   b.description =
-      "ExecuTorch's portable slice_copy, clone, copy_, add_, select_copy, squeeze_copy, "
-      "unsqueeze_copy, view_copy, _clone_dim_order, its et_view prim op, and ExecuTorch-typed "
+      "ExecuTorch's portable kernels of every view-copy op, clone, copy_, add_, "
+      "_clone_dim_order, its et_view prim op, and ExecuTorch-typed "
       "et_slice and et_select prim ops (built from SLICEFUZZ_EXECUTORCH_SRC)";
-  b.kernels.slice_copy = &et_slice_copy;
   b.kernels.clone = &et_clone;
   b.kernels.copy = &et_copy;
   b.kernels.add = &et_add;
@@ -137,7 +125,7 @@ void add_executorch_backends(std::vector<Backend>& out) {
   // Ops without a slot of their own: ExecuTorch's kernel where one is wired,
   // none otherwise (never the reference's: portable_limits calls them unsupported).
   for (const OpKindInfo& row : kOpKinds)
-    b.kernels.boxed[static_cast<int>(row.kind)] = et_kernels::boxed_kernel(row.kind);
+    b.kernels.boxed_of(row.kind) = et_kernels::boxed_kernel(row.kind);
   b.outside_limits = &et_limits::portable_limits;
   b.process_killing_known_finding = &et_limits::process_killing_known_finding;
   out.push_back(b);

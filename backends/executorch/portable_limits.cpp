@@ -64,12 +64,12 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
         return "add_ on bool (ExecuTorch's add refuses bool + int)";
       return {};
     case OpKind::SelectCopy:
-      // select_copy_util: tensors_have_same_dim_order(in, out): both contiguous
+      // ExecuTorch's select util: tensors_have_same_dim_order(in, out): both contiguous
       // or both channels-last (a channels-last 4-D input's 3-D result is neither).
       if (src && result &&
           !((contiguous(src->dim_order) && contiguous(result->dim_order)) ||
             (channels_last(src->dim_order) && channels_last(result->dim_order))))
-        return "select_copy: input and result not both contiguous or both channels-last";
+        return std::string(op_kind_name(op.kind)) + ": input and result not both contiguous or both channels-last";
       return {};
     case OpKind::SqueezeCopy:
       if (src && !contiguous(src->dim_order))

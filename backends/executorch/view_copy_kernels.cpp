@@ -87,6 +87,16 @@ void et_view(KernelRuntimeContext& ctx, EValue** stack) {
 }
 
 namespace {
+// stack = [in, dim, start (Int|None), end (Int|None), step, out] (the op's schema order).
+void slice_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  const auto opt = [](const EValue& v) {
+    return v.is_none() ? std::nullopt : std::optional<int64_t>(v.int_value);
+  };
+  copy_kernel(ctx, *stack[0]->tensor, *stack[5]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+    native::slice_copy_Tensor_out(et_ctx, in, stack[1]->int_value, opt(*stack[2]), opt(*stack[3]),
+                                  stack[4]->int_value, out);
+  });
+}
 // stack = [in, dim, index, out] (the op's schema order).
 void select_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
   copy_kernel(ctx, *stack[0]->tensor, *stack[3]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
@@ -135,6 +145,7 @@ void expand_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
 
 BoxedKernel boxed_kernel(OpKind kind) {
   switch (kind) {
+    case OpKind::SliceCopy: return &slice_copy_boxed;
     case OpKind::SelectCopy: return &select_copy_boxed;
     case OpKind::SqueezeCopy: return &squeeze_copy_boxed;
     case OpKind::UnsqueezeCopy: return &unsqueeze_copy_boxed;
@@ -143,7 +154,6 @@ BoxedKernel boxed_kernel(OpKind kind) {
     case OpKind::ExpandCopy: return &expand_copy_boxed;
     // Every other kind listed (no default): a new op is a compile error here until
     // it is wired, or listed as one with a slot of its own in KernelTable.
-    case OpKind::SliceCopy:
     case OpKind::Add:
     case OpKind::Clone:
     case OpKind::Copy: return nullptr;  // a slot of its own (program/kernel_table.h)

@@ -46,7 +46,7 @@ bool get_format_version(const CliArgs& args, int& version, std::string& error);
 class RewriteShares {
  public:
   void add(const std::vector<OpDecision>& decided);
-  // "slice_copy 30% select_copy 12% view_copy 40%": per kind with decisions, in
+  // "slice_copy 30% view_copy 40%": per kind with decisions, in
   // the op table's order (labels of decisions about no op last); "" for none.
   std::string text() const;
   // Every decision was about slice_copy (a version-1 corpus): the lines keep

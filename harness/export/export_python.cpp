@@ -127,7 +127,7 @@ std::string py_result_order(const Op& op, const ProgramInfo* info, int k) {
   return py_list(order);
 }
 
-// Per-value layouts: one op as a line of the script, `v_y = select_copy(v_x, 0, 1,
+// Per-value layouts: one op as a line of the script, `v_y = view_copy(v_x, [2, 3],
 // [0, 1])`. Copy ops are named as in the op table; the eager ops' functions are
 // view_slice, view_select and add_out (`slice` would shadow Python's builtin).
 std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {

@@ -80,8 +80,8 @@ std::string worker_refusal(const Op& op, const ProgramInfo& info, int src) {
 }
 
 // aten's functional overload of a view-copy op, from the table's ExecuTorch
-// operator (vocab/op_schema.h et_op): "aten::select_copy.int_out" gives
-// "select_copy.int", "aten::unsqueeze_copy.out" gives "unsqueeze_copy.default".
+// operator (vocab/op_schema.h et_op): "aten::NAME.int_out" gives "NAME.int",
+// "aten::unsqueeze_copy.out" gives "unsqueeze_copy.default".
 std::string aten_functional_op(OpKind kind) {
   const std::string et_op = op_kind_info(kind).et_op;
   const size_t dot = et_op.rfind('.');

@@ -27,7 +27,7 @@ struct PictureFailure {
   // that differs from the plan's delta (ALIAS_VIOLATION); -1: not known.
   int64_t executed_delta = -1;
   // Names from the op table for the failing op: what reads ("slice" for
-  // slice_copy, else the op's name, e.g. "select_copy") and the alias prim op
+  // slice_copy, else the op's name, e.g. "view_copy") and the alias prim op
   // that placed the alias ("et_slice", "et_select", "et_view").
   std::string op_word = "slice";
   std::string alias_prim = "et_slice";

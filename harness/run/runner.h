@@ -50,7 +50,7 @@ struct OpDecision {
 
 struct CaseReport {
   std::vector<Finding> findings;  // in the order found; see first_failure()
-  int slices = 0;                 // view-copy ops in the program (slice_copy, select_copy, ...)
+  int slices = 0;                 // view-copy ops in the program (every *_copy op the table has)
   int rewritten = 0;              // of those, turned into aliases by the pass
   int64_t arena_bytes = 0;        // the rewrite path's arena
   int64_t copy_arena_bytes = 0;   // the same program planned without aliases

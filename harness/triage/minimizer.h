@@ -1,6 +1,6 @@
 // Structural delta debugging of a failing case: drop ops and outputs, drop dims
 // and reduce rank (following the dim through every op's layout), shrink sizes,
-// simplify arguments -- start/end/step toward None/0/1, select_copy's dim and
+// simplify arguments -- start/end/step toward None/0/1, a select's dim and
 // index toward 0, squeeze_copy's dims (drop one), unsqueeze_copy's dim, view_copy's
 // sizes (the source's own, a size 1 dropped, neighbours merged), clone's dim
 // order dropped, a view-copy op replaced by a whole-tensor slice_copy or a clone --

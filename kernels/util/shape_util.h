@@ -1,5 +1,5 @@
-// The shape facts of the view-copy ops (select_copy, squeeze_copy,
-// unsqueeze_copy, view_copy) and clone(dim_order=): argument normalisation, the
+// The shape facts of the view-copy ops (select, squeeze, unsqueeze and view, each
+// a copy kernel and an alias) and clone(dim_order=): argument normalisation, the
 // errors, and the result's layout (sizes and dim order), as ExecuTorch's portable
 // kernels define them. The kernels, the alias prim ops, the rewrite pass and the
 // executors all read these; nothing else in the system under test re-derives them.
