@@ -206,6 +206,22 @@ TEST(SeveralInputsRunner, OutOfProcessBackendsReportSeveralInputsUnsupported) {
   EXPECT_EQ(report.unsupported, "several inputs (the out-of-process protocol carries one input)");
 }
 
+// A program whose one value from outside is a constant (corpus/regression/
+// empty_constant_in_a_program.case): never sent, since the worker cannot parse
+// `const` and would die (found by the self-test's replay on torch-fx-functionalize).
+TEST(SeveralInputsRunner, OutOfProcessBackendsReportConstantsUnsupported) {
+  const ParseResult r = parsed(
+      "slicefuzz-case 4\ndtype float32\nconst x2 [0]\n"
+      "a = slice_copy(x2, dim=0, start=None, end=None, step=1)\noutput x2\n");
+  ASSERT_TRUE(r.ok);
+  Backend b;
+  b.name = "never-started";
+  b.worker_command = {"/nonexistent/worker"};
+  const CaseReport report = run_case(r.c, r.info, b, {});
+  EXPECT_FALSE(report.failed());
+  EXPECT_EQ(report.unsupported, "constants (the out-of-process protocol carries one input and no constant)");
+}
+
 TEST(SeveralInputsRunner, TheReferencePassesTheSeeds) {
   const ParseResult r = parsed(kThreeInputs);
   const CaseReport report = run_case(r.c, r.info, all_backends()[0], {});

@@ -120,6 +120,12 @@ void backend_admits(const ExecutionRecord& r, AliasMode, CaseReport& report) {
       report.unsupported = "several inputs (the out-of-process protocol carries one input)";
       return;
     }
+    // Nor constants: a worker would have to know the fill of a value it is not
+    // sent (a lone constant is the case's one input, but no input of the protocol's).
+    if (r.c.has_constants()) {
+      report.unsupported = "constants (the out-of-process protocol carries one input and no constant)";
+      return;
+    }
     // A worker cannot refuse in the protocol's terms what it cannot parse: ops
     // outside its declared limits are UNSUPPORTED before it is asked.
     if (backend.outside_limits) report.unsupported = backend.outside_limits(r.c, r.info);

@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,8 +43,14 @@ bool read_all(int fd, void* p, size_t n) {
   return true;
 }
 
+// Frames a job worker sends besides its results (index, length, no text): a
+// start-up begins (length: its bound in milliseconds), a start-up ended.
+constexpr uint64_t kStartupBegins = UINT64_MAX, kStartupEnds = UINT64_MAX - 1;
+int g_to_parent = -1;  // in a job worker: where its frames go
+
 // The worker loop: read a job index, run it, write back (index, length, text).
 [[noreturn]] void worker_main(int in_fd, int out_fd, const JobFn& job) {
+  g_to_parent = out_fd;
   uint64_t index, in_len;
   while (read_all(in_fd, &index, sizeof index) && read_all(in_fd, &in_len, sizeof in_len)) {
     std::string input(in_len, '\0');
@@ -63,6 +71,10 @@ struct Worker {
   bool busy = false;
   size_t job = 0;
   std::chrono::steady_clock::time_point started;
+  // A backend start-up in progress (JobStartup): since when, and its bound.
+  bool starting_up = false;
+  std::chrono::steady_clock::time_point startup_began;
+  double startup_bound_s = 0;
 };
 
 std::string read_tail(const std::string& path, size_t max) {
@@ -227,6 +239,17 @@ void run_jobs(size_t count, const JobFn& job, const std::function<std::string(si
         std::string text;
         bool ok = read_all(w.from_worker, &index, sizeof index) &&
                   read_all(w.from_worker, &len, sizeof len);
+        if (ok && (index == kStartupBegins || index == kStartupEnds)) {
+          if (index == kStartupBegins) {
+            w.starting_up = true;
+            w.startup_began = now;
+            w.startup_bound_s = static_cast<double>(len) / 1000;
+          } else if (w.starting_up) {
+            w.starting_up = false;
+            w.started += now - w.startup_began;  // the start-up is not the job's time
+          }
+          continue;
+        }
         if (ok) {
           text.resize(len);
           ok = read_all(w.from_worker, text.data(), len);
@@ -244,10 +267,14 @@ void run_jobs(size_t count, const JobFn& job, const std::function<std::string(si
         done[w.job] = death_outcome(w, status);
         std::remove(w.stderr_path.c_str());
         w = Worker{};
-      } else if (std::chrono::duration<double>(now - w.started).count() > options.timeout_s) {
+      } else if (w.starting_up ? std::chrono::duration<double>(now - w.startup_began).count() >
+                                     w.startup_bound_s + options.timeout_s
+                               : std::chrono::duration<double>(now - w.started).count() > options.timeout_s) {
         JobOutcome o;
         o.status = JobOutcome::Status::Timeout;
-        o.detail = "no result after " + std::to_string(static_cast<int>(options.timeout_s)) + " s";
+        o.detail = w.starting_up ? "the backend's start-up took more than " +
+                                       std::to_string(static_cast<int>(w.startup_bound_s + options.timeout_s)) + " s"
+                                 : "no result after " + std::to_string(static_cast<int>(options.timeout_s)) + " s";
         done[w.job] = o;
         retire(w, true);
       }
@@ -255,6 +282,18 @@ void run_jobs(size_t count, const JobFn& job, const std::function<std::string(si
     flush();
   }
   for (Worker& w : workers) retire(w, w.busy);
+}
+
+JobStartup::JobStartup(double bound_s) {
+  if (g_to_parent < 0) return;
+  const uint64_t index = kStartupBegins, ms = static_cast<uint64_t>(std::max(0.0, bound_s) * 1000);
+  (void)(write_all(g_to_parent, &index, sizeof index) && write_all(g_to_parent, &ms, sizeof ms));
+}
+
+JobStartup::~JobStartup() {
+  if (g_to_parent < 0) return;
+  const uint64_t index = kStartupEnds, zero = 0;
+  (void)(write_all(g_to_parent, &index, sizeof index) && write_all(g_to_parent, &zero, sizeof zero));
 }
 
 }  // namespace slicefuzz

@@ -34,4 +34,17 @@ void run_jobs(size_t count, const JobFn& job, const std::function<std::string(si
               const std::function<bool(size_t, const JobOutcome&)>& on_result,
               const IsolationOptions& options);
 
+// A backend's start-up inside a job (an out-of-process worker importing torch,
+// seconds on shared cores): while one lives, the parent of a forked job worker
+// stops the job's clock, bounding the start-up by `bound_s` (plus the job's
+// timeout) on its own, so a slow start is never the case's TIMEOUT. Outside
+// run_jobs' workers it does nothing.
+class JobStartup {
+ public:
+  explicit JobStartup(double bound_s);
+  ~JobStartup();
+  JobStartup(const JobStartup&) = delete;
+  JobStartup& operator=(const JobStartup&) = delete;
+};
+
 }  // namespace slicefuzz

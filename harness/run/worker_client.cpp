@@ -1,5 +1,7 @@
 #include "harness/run/worker_client.h"
 
+#include "harness/run/isolation.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -262,7 +264,11 @@ WorkerAnswer ask_worker(const std::vector<std::string>& command, const std::stri
     return a;
   };
   if (w.pid < 0) {
-    std::string why = start(command, w);
+    std::string why;
+    {
+      const JobStartup startup(kStartupSeconds);  // not this case's time (isolation.h)
+      why = start(command, w);
+    }
     if (!why.empty()) return fail(WorkerAnswer::Status::Crash, "worker failed to start: " + why);
   }
   std::string request = verb + " " + std::to_string(case_text.size()) + "\n" + case_text;
