@@ -4,6 +4,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdio>
+#include <optional>
 
 #include "generators/mutator.h"
 #include "harness/triage/minimize_dynamic.h"
@@ -52,87 +53,103 @@ bool input_used(const Case& c, size_t k) {
   return false;
 }
 
+// Where the dim at position `p` of an op's source is in its result (-1 once it is
+// gone: squeezed or reshaped away), with the op's dim arguments renumbered around
+// it, by what each argument means (its role in the op's schema, vocab/op_schema.h);
+// nullopt when the op works on exactly that dim (slices, selects or narrows it),
+// sizes would need new values (the dim has size > 1), or a second tensor operand
+// of another shape would have to lose a dim too (index_copy's source). A wrong
+// guess costs a candidate, never a reproducer: every candidate is run again.
+std::optional<int> follow_dropped_dim(Op& op, int p, const std::vector<int64_t>& sizes, int result_rank) {
+  const int rank = static_cast<int>(sizes.size());
+  auto renumber = [p](int d) { return d > p ? d - 1 : d; };
+  int result_at = p;  // ops that keep the source's dims keep its place
+  for (const ArgSpec& a : op_kind_info(op.kind).args) {
+    switch (a.role) {
+      case ArgRole::Dim: {
+        const int d = judge::dim_index(rank, op_int(op, a.slot));
+        if (d < 0) break;  // an invalid dim: left as written
+        if (d == p) return std::nullopt;
+        op_int(op, a.slot) = renumber(d);
+        if (result_rank == rank - 1) result_at = d < p ? p - 1 : p;  // the op removes its dim
+        break;
+      }
+      case ArgRole::NewDim: {
+        const int d = judge::dim_index(rank + 1, op_int(op, a.slot));
+        if (d < 0) break;
+        op_int(op, a.slot) = renumber(d);
+        result_at = d <= p ? p + 1 : p;
+        break;
+      }
+      case ArgRole::Dims: {
+        std::vector<int64_t> dims;
+        int squeezed_below = 0;
+        bool squeezed_it = false;
+        for (int64_t dim : op.ints) {
+          const int d = judge::dim_index(std::max(rank, 1), dim);
+          if (d < 0) {
+            dims.push_back(dim);
+            continue;
+          }
+          if (d == p) {  // the dim itself: gone from the input, so from the list
+            squeezed_it = sizes[d] == 1;
+            continue;
+          }
+          squeezed_below += d < p && sizes[d] == 1;
+          dims.push_back(renumber(d));
+        }
+        if (dims.empty()) return std::nullopt;  // the op needs a dim left to name
+        op.ints = dims;
+        result_at = squeezed_it ? -1 : p - squeezed_below;
+        break;
+      }
+      case ArgRole::Sizes:
+        if (sizes[p] != 1) return std::nullopt;
+        result_at = -1;  // a size-1 dim: the same elements under the same sizes
+        break;
+      case ArgRole::Layout:
+        if (op.dim_order) {
+          std::vector<int> order;
+          for (int d : *op.dim_order)
+            if (d != p) order.push_back(renumber(d));
+          op.dim_order = order;
+        }
+        break;
+      case ArgRole::Positions: return std::nullopt;  // an indexed write: its source keeps the dim
+      case ArgRole::Operand:  // copy_'s source has the target's sizes: it loses the dim too
+      case ArgRole::Position:
+      case ArgRole::Extent:
+      case ArgRole::Step:
+      case ArgRole::Scalar: break;
+    }
+  }
+  return result_at;
+}
+
 // Drops input k's dim `removed`, following it through the program: per value,
-// where that dim is (-1 once it is gone: selected, squeezed or reshaped away),
-// and every op's dim arguments renumbered around it. False when an op works on
-// exactly that dim (slices or selects it) or a view_copy would need new sizes
-// (the dim has size > 1 there). Ops past the first failing one keep their text.
+// where that dim is (-1 once it is gone), and every op's dim arguments renumbered
+// around it (follow_dropped_dim). False when an op cannot follow it. Ops past
+// the first failing one keep their text.
 bool drop_dim_through_layouts(Case& c, size_t input, int removed, int64_t budget) {
   ProgramInfo info;
   AnalysisError err;
   if (!analyze(c, budget, info, err)) return false;
   std::vector<int> at(info.values.size(), -1);  // where the dropped dim is in each value
   at[input] = removed;  // input k is value k
-  auto renumber = [](int d, int gone) { return d > gone ? d - 1 : d; };
   for (size_t k = 0; k < c.ops.size() && k < info.ops.size(); ++k) {
     Op& op = c.ops[k];
     const OpInfo& oi = info.ops[k];
     if (op.kind == OpKind::Add) continue;  // no dims, no source, defines nothing
     if (oi.src < 0 || !info.values[oi.src].known) break;
     const int p = at[oi.src];
-    const std::vector<int64_t>& sizes = info.values[oi.src].sizes;
-    const int rank = static_cast<int>(sizes.size());
-    int result_at = p;  // slice_copy, clone, add and the in-place ops keep its place
+    int result_at = p;
     if (p >= 0) {
-      switch (op.kind) {
-        case OpKind::SliceCopy:
-        case OpKind::Slice:
-        case OpKind::SelectCopy:
-        case OpKind::Select: {
-          const int d = judge::dim_index(rank, op.dim);
-          if (d < 0) break;  // an invalid dim: left as written
-          if (d == p) return false;
-          op.dim = renumber(d, p);
-          if (op.kind == OpKind::SelectCopy || op.kind == OpKind::Select) result_at = d < p ? p - 1 : p;
-          break;
-        }
-        case OpKind::SqueezeCopy: {
-          std::vector<int64_t> dims;
-          int squeezed_below = 0;
-          bool squeezed_it = false;
-          for (int64_t dim : op.ints) {
-            const int d = judge::dim_index(std::max(rank, 1), dim);
-            if (d < 0) {
-              dims.push_back(dim);
-              continue;
-            }
-            if (d == p) {  // the dim itself: gone from the input, so from the list
-              squeezed_it = sizes[d] == 1;
-              continue;
-            }
-            squeezed_below += d < p && sizes[d] == 1;
-            dims.push_back(renumber(d, p));
-          }
-          if (dims.empty()) return false;  // squeeze_copy needs a dim left to name
-          op.ints = dims;
-          result_at = squeezed_it ? -1 : p - squeezed_below;
-          break;
-        }
-        case OpKind::UnsqueezeCopy: {
-          const int d = judge::dim_index(rank + 1, op.dim);
-          if (d < 0) break;
-          op.dim = renumber(d, p);
-          result_at = d <= p ? p + 1 : p;
-          break;
-        }
-        case OpKind::ViewCopy:
-          if (sizes[p] != 1) return false;
-          result_at = -1;  // a size-1 dim: same elements, same view
-          break;
-        case OpKind::Clone:
-          if (op.dim_order) {
-            std::vector<int> order;
-            for (int d : *op.dim_order)
-              if (d != p) order.push_back(renumber(d, p));
-            op.dim_order = order;
-          }
-          break;
-        case OpKind::AddOut:
-        case OpKind::Relu:
-        case OpKind::Add:
-        case OpKind::Copy: break;
-        default: return false;  // an op without a renumbering rule here: keep every dim
-      }
+      const int result_rank = oi.result >= 0 && info.values[oi.result].known
+                                  ? static_cast<int>(info.values[oi.result].sizes.size())
+                                  : -1;
+      const std::optional<int> followed = follow_dropped_dim(op, p, info.values[oi.src].sizes, result_rank);
+      if (!followed) return false;
+      result_at = *followed;
     }
     if (oi.result >= 0) at[oi.result] = result_at;
     if (static_cast<int>(k) == info.failing_op) break;
@@ -168,6 +185,19 @@ void generic_arg_reductions(const Op& op, const std::vector<int64_t>& src_sizes,
       continue;
     }
     if (a.kind == ArgKind::IntList || a.kind == ArgKind::DimList) {
+      if (a.role == ArgRole::Sizes) {  // a result's sizes: the source's own, fewer, merged
+        if (op.ints != src_sizes) edit([&src_sizes](Op& o) { o.ints = src_sizes; });
+        for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)  // drop a size 1
+          if (op.ints[j] == 1) edit([j](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
+        for (size_t j = 0; j + 1 < op.ints.size(); ++j) {  // merge two neighbours
+          const int64_t x = op.ints[j], y = op.ints[j + 1];
+          if (x < 0 || y < 0 || (x > 0 && y > INT64_MAX / x)) continue;
+          edit([j, x, y](Op& o) {
+            o.ints[j] = x * y;
+            o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+          });
+        }
+      }
       for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)
         edit([j](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
       if (a.role == ArgRole::Dims)  // a 0-dim source names dim 0 or -1
@@ -283,12 +313,7 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
     // An op with a symbolic argument: made literal first (dynamic_candidates);
     // its fields hold 0 until an execution puts the values in.
     if (!op.sym_args.empty()) continue;
-    auto with = [&](auto edit) {
-      Case k = c;
-      edit(k.ops[i]);
-      add(k);
-    };
-    // The view-copy ops' edits: only where op i still runs (an op that now must
+    // An op's edits: only where op i still runs (an op that now must
     // fail would leave the minimised case with a broken op that says nothing).
     auto with_running = [&](auto edit) {
       Case k = c;
@@ -304,7 +329,6 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
     const int src = analysed && i < info.ops.size() ? info.ops[i].src : -1;
     const std::vector<int64_t>& src_sizes =
         src >= 0 && info.values[src].known ? info.values[src].sizes : c.inputs[0].sizes;
-    const int64_t rank = static_cast<int64_t>(src_sizes.size());
     if (op_is_view_copy(op.kind) && op.kind != OpKind::SliceCopy) {
       // A simpler op in its place, from the same source: a whole-tensor slice_copy
       // (still a view-copy op, so still a possible alias) or a clone. The finding
@@ -325,51 +349,12 @@ std::vector<Case> candidates_of(const Case& c, int64_t budget, bool allow_empty)
         o = clone;
       });
     }
-    switch (op.kind) {
-      case OpKind::SliceCopy:
-        if (op.start) with([](Op& o) { o.start.reset(); });
-        if (op.end) with([](Op& o) { o.end.reset(); });
-        if (op.start && *op.start != 0) with([](Op& o) { o.start = 0; });
-        if (op.start && (*op.start > 1 || *op.start < -1)) with([](Op& o) { o.start = *o.start / 2; });
-        if (op.end && (*op.end > 1 || *op.end < -1)) with([](Op& o) { o.end = *o.end / 2; });
-        if (op.step != 1) with([](Op& o) { o.step = 1; });
-        if (op.step > 2) with([](Op& o) { o.step = o.step / 2; });
-        if (op.dim < 0) with([&](Op& o) { o.dim += rank; });
-        if (op.dim != 0) with([](Op& o) { o.dim = 0; });
-        break;
-      case OpKind::ViewCopy:
-        if (op.ints != src_sizes) with_running([&](Op& o) { o.ints = src_sizes; });  // no reshape at all
-        for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)  // drop a size 1
-          if (op.ints[j] == 1)
-            with_running([&](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });
-        for (size_t j = 0; j + 1 < op.ints.size(); ++j) {  // merge two neighbours
-          const int64_t a = op.ints[j], b = op.ints[j + 1];
-          if (a < 0 || b < 0 || (a > 0 && b > INT64_MAX / a)) continue;
-          with_running([&](Op& o) {
-            o.ints[j] = a * b;
-            o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j) + 1);
-          });
-        }
-        break;
-      case OpKind::Clone:
-        if (op.dim_order) with_running([](Op& o) { o.dim_order.reset(); });
-        break;
-      case OpKind::Add:
-        if (op.scalar != 1) with([](Op& o) { o.scalar = 1; });
-        break;
-      case OpKind::Copy: {  // an in-place copy may be a clone in disguise
-        Case k = c;
-        k.ops.erase(k.ops.begin() + static_cast<std::ptrdiff_t>(i));
-        add(k);
-        break;
-      }
-      case OpKind::Slice:
-      case OpKind::Select:
-      case OpKind::AddOut:
-      case OpKind::Relu:
-      case OpKind::IndexCopy:
-      case OpKind::IndexPut: break;  // eager programs: shrunk by dropping ops and sizes
-      default: generic_arg_reductions(op, src_sizes, with_running); break;
+    if (op.kind == OpKind::Copy) {  // an in-place copy may be a clone in disguise
+      Case k = c;
+      k.ops.erase(k.ops.begin() + static_cast<std::ptrdiff_t>(i));
+      add(k);
+    } else if (!is_eager_op(op.kind)) {  // eager programs: shrunk by dropping ops and sizes
+      generic_arg_reductions(op, src_sizes, with_running);
     }
   }
   for (size_t i = 0; i < c.inputs.size(); ++i)
