@@ -67,7 +67,9 @@ int g_to_parent = -1;  // in a job worker: where its frames go
 struct Worker {
   pid_t pid = -1;
   int to_worker = -1, from_worker = -1;
-  std::string stderr_path;
+  // The worker's stderr: a file unlinked at once, so that nothing is left in
+  // /tmp however the harness ends (SIGTERM, SIGKILL); read through this fd.
+  int stderr_fd = -1;
   bool busy = false;
   size_t job = 0;
   std::chrono::steady_clock::time_point started;
@@ -77,17 +79,14 @@ struct Worker {
   double startup_bound_s = 0;
 };
 
-std::string read_tail(const std::string& path, size_t max) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return {};
-  std::fseek(f, 0, SEEK_END);
-  long size = std::ftell(f);
-  long from = size > static_cast<long>(max) ? size - static_cast<long>(max) : 0;
-  std::fseek(f, from, SEEK_SET);
+std::string read_tail(int fd, size_t max) {
+  if (fd < 0) return {};
+  const off_t size = lseek(fd, 0, SEEK_END);
+  if (size <= 0) return {};
+  const off_t from = size > static_cast<off_t>(max) ? size - static_cast<off_t>(max) : 0;
   std::string s(static_cast<size_t>(size - from), '\0');
-  size_t got = std::fread(s.data(), 1, s.size(), f);
-  s.resize(got);
-  std::fclose(f);
+  const ssize_t got = pread(fd, s.data(), s.size(), from);
+  s.resize(got > 0 ? static_cast<size_t>(got) : 0);
   return s;
 }
 
@@ -113,8 +112,8 @@ Worker spawn(const JobFn& job, const std::vector<Worker>& others) {
   }
   Worker w;
   char path[] = "/tmp/slicefuzz-worker-XXXXXX";
-  int err_fd = mkstemp(path);
-  w.stderr_path = path;
+  int err_fd = mkostemp(path, O_CLOEXEC);  // fd 2 in the worker (dup2 drops CLOEXEC), nowhere else
+  if (err_fd >= 0) unlink(path);
   std::fflush(nullptr);
   w.pid = fork();
   if (w.pid < 0) {
@@ -124,7 +123,7 @@ Worker spawn(const JobFn& job, const std::vector<Worker>& others) {
   if (w.pid == 0) {
     // Other workers' pipe ends must not stay open here, or they never see EOF.
     for (const Worker& o : others)
-      if (o.pid > 0) close(o.to_worker), close(o.from_worker);
+      if (o.pid > 0) close(o.to_worker), close(o.from_worker), close(o.stderr_fd);
     close(down[1]);
     close(up[0]);
     if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
@@ -133,7 +132,7 @@ Worker spawn(const JobFn& job, const std::vector<Worker>& others) {
     if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
     worker_main(down[0], up[1], job);
   }
-  if (err_fd >= 0) close(err_fd);
+  w.stderr_fd = err_fd;
   close(down[0]);
   close(up[1]);
   w.to_worker = down[1];
@@ -148,7 +147,7 @@ void retire(Worker& w, bool kill_it) {
     close(w.from_worker);
     int status;
     waitpid(w.pid, &status, 0);
-    std::remove(w.stderr_path.c_str());
+    if (w.stderr_fd >= 0) close(w.stderr_fd);
   }
   w = Worker{};
 }
@@ -156,7 +155,7 @@ void retire(Worker& w, bool kill_it) {
 // Why a worker died while running a job.
 JobOutcome death_outcome(const Worker& w, int status) {
   JobOutcome o;
-  std::string log = read_tail(w.stderr_path, 64 << 10);
+  std::string log = read_tail(w.stderr_fd, 64 << 10);
   std::string headline = sanitizer_headline(log);
   o.log = log;
   if (!headline.empty()) {
@@ -265,7 +264,7 @@ void run_jobs(size_t count, const JobFn& job, const std::function<std::string(si
         close(w.from_worker);
         waitpid(w.pid, &status, 0);
         done[w.job] = death_outcome(w, status);
-        std::remove(w.stderr_path.c_str());
+        if (w.stderr_fd >= 0) close(w.stderr_fd);
         w = Worker{};
       } else if (w.starting_up ? std::chrono::duration<double>(now - w.startup_began).count() >
                                      w.startup_bound_s + options.timeout_s
