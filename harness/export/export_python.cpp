@@ -68,29 +68,31 @@ std::vector<std::string> py_args(const Op& op) {
   return args;
 }
 
-// The view-copy ops whose Python function is written out in
-// export_python_layouts_text.cpp; every other one is generated from the op table.
-bool has_written_python(OpKind k) {
+// The view of a view-copy op whose torch 1.13 view needs help, as a Python
+// function written out in export_python_layouts_text.cpp (its quirk entry);
+// nullptr: torch's own view op, which the table names.
+const char* written_view(OpKind k) {
   switch (k) {
-    case OpKind::SliceCopy:    // huge ints through the domain adapter (slice_view)
-    case OpKind::SqueezeCopy:  // torch 1.13 has no squeeze.dims
-    case OpKind::ViewCopy: return true;  // reshape, where torch's view refuses
-    default: return false;
+    case OpKind::SliceCopy: return "slice_view";      // huge ints through the domain adapter
+    case OpKind::SqueezeCopy: return "squeeze_view";  // torch 1.13 has no squeeze.dims
+    case OpKind::ViewCopy: return "reshape_view";     // reshape, where torch's view refuses
+    default: return nullptr;
   }
 }
 
-// Per-value layouts: the Python of every view-copy op the table describes by
-// its torch view alone (vocab/op_schema.h): `SCHEMA_VIEWS[kind](t, *args)` is
-// torch's view, and the op copies it into its result's dim order. A result past
-// rank 16 raises (within_rank: ExecuTorch's limit, which the case language keeps;
-// torch 1.13 allows 64).
+// Per-value layouts: the Python of every view-copy op, from the op table
+// (vocab/op_schema.h): `SCHEMA_VIEWS[kind](t, *args)` is torch's view (the op the
+// table names, or the op's written view), and the op copies it into its result's
+// dim order. A result past rank 16 raises (within_rank: ExecuTorch's limit, which
+// the case language keeps; torch 1.13 allows 64).
 std::string schema_ops_python() {
   std::string views = "# View-copy ops described by slicefuzz's op table: torch's view of each.\nSCHEMA_VIEWS = {\n";
   std::string defs;
   for (const OpKindInfo& row : kOpKinds) {
-    if (!op_is_view_copy(row.kind) || has_written_python(row.kind) || !row.torch_view[0]) continue;
-    views += "    '" + std::string(row.name) + "': lambda t, *args: torch.ops.aten." + row.torch_view +
-             "(t, *args),\n";
+    const char* written = written_view(row.kind);
+    if (!op_is_view_copy(row.kind) || (!written && !row.torch_view[0])) continue;
+    const std::string view = written ? std::string(written) : "torch.ops.aten." + std::string(row.torch_view);
+    views += "    '" + std::string(row.name) + "': lambda t, *args: " + view + "(t, *args),\n";
     std::string params, names;
     for (const ArgSpec& a : row.args) {
       if (a.kind == ArgKind::DimOrder || a.kind == ArgKind::Tensor || a.kind == ArgKind::NamedTensor) continue;
@@ -98,7 +100,7 @@ std::string schema_ops_python() {
       names += std::string(names.empty() ? "" : ", ") + a.name;
     }
     defs += "\n\ndef " + std::string(row.name) + "(t, " + params + "dim_order):\n    \"\"\"aten::" +
-            row.name + " with copy semantics: torch." + row.torch_view + ", copied.\"\"\"\n" +
+            row.name + " with copy semantics: " + view + ", copied.\"\"\"\n" +
             "    return into(within_rank('" + row.name + "', SCHEMA_VIEWS['" + row.name + "'](t, " + names +
             ")), dim_order)\n";
   }

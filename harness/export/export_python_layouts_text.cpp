@@ -6,7 +6,8 @@
 
 namespace slicefuzz::export_python_text {
 
-// per-value layouts: make_input, into, every view-copy op with its result's dim order
+// per-value layouts: make_input, into, the written views of the view-copy ops
+// whose torch 1.13 view needs help (export_python.cpp written_view)
 extern const char* const kLayoutOps = R"py(def make_input(sizes, dim_order, dtype, first):
     """An input laid out in dim_order, holding slicefuzz's fill from fill index
     `first` on: input k's fill starts where input k-1's ends (the element count of
@@ -27,11 +28,6 @@ def into(values, dim_order):
     return out
 
 
-def slice_copy(t, dim, start, end, step, dim_order):
-    """aten::slice_copy with copy semantics (the result keeps t's dim order)."""
-    return into(slice_view(t, dim, start, end, step), dim_order)
-
-
 def squeeze_view(t, dims):
     """aten::squeeze_copy.dims as a view. torch 1.13 has no squeeze.dims: one dim at
     a time, highest first, so the dims still to squeeze keep their numbers. A listed
@@ -50,10 +46,6 @@ def squeeze_view(t, dims):
         for d in sorted(listed, reverse=True):
             t = t.squeeze(d)
     return t
-
-
-def squeeze_copy(t, dims, dim_order):
-    return into(squeeze_view(t, dims), dim_order)
 
 
 def within_rank(name, view):
@@ -89,10 +81,11 @@ def view_sizes(numel, sizes):
     return sizes
 
 
-def view_copy(t, sizes, dim_order):
-    """aten::view_copy: t's elements in row-major order with new sizes (the result
-    is row-major)."""
-    return into(t.reshape(view_sizes(t.numel(), sizes)), dim_order)
+def reshape_view(t, sizes):
+    """aten::view_copy's view: t's elements in row-major order with new sizes
+    (reshape: torch's view refuses sizes a non-viewable t cannot take, view_copy
+    copies them)."""
+    return t.reshape(view_sizes(t.numel(), sizes))
 
 
 )py";
