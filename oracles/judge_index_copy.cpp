@@ -66,7 +66,11 @@ void index_copy_elements(uint8_t* self, const std::vector<int64_t>& sizes, const
   const int64_t n = rank > 0 ? sizes[d] : 1;
   const int64_t k = static_cast<int64_t>(index.size());
   const size_t row = static_cast<size_t>(inner) * es;
-  if (row == 0) return;  // slices of no element: nothing moves (and the buffers may be empty)
+  // Slices of no element, or no index: nothing moves (and the buffers may be
+  // empty). Without the second check an empty self of a huge outer extent
+  // ([2^40, 0] along dim 1) looped 2^40 times writing nothing: found by
+  // fuzz_program on torch-fx-functionalize: one execution ran for over 13 minutes.
+  if (row == 0 || k == 0) return;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t j = 0; j < k; ++j)
       std::memcpy(self + static_cast<size_t>(o * n + index[j]) * row,
