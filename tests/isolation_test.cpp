@@ -125,10 +125,5 @@ TEST(IsolationFiles, ADeadWorkersStderrTailStillReachesTheOutcome) {
   EXPECT_EQ(outcomes[1].status, JobOutcome::Status::Ok) << outcomes[1].detail;
 }
 
-TEST(IsolationStartup, OutsideAJobWorkerItDoesNothing) {
-  const JobStartup startup(1);  // in the test process itself: no parent to tell
-  SUCCEED();
-}
-
 }  // namespace
 }  // namespace slicefuzz
