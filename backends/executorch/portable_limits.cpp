@@ -96,9 +96,12 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
       if (!et_kernels::boxed_kernel(op.kind))
         return std::string(op_kind_name(op.kind)) +
                ": no ExecuTorch kernel is wired into this backend (view_copy_kernels.cpp)";
-      // The rewrite path's et_slice (et_slice_prim.cpp) checks
-      // tensors_have_same_dim_order(in, out), whichever op becomes it.
-      if (std::string_view(op_alias_prim(op.kind)) == "et_slice" && src && !standard(src->dim_order))
+      // tensors_have_same_dim_order(in, out), the portable view-copy kernels'
+      // usual check (narrow_copy's, permute_copy's), and et_slice's on the rewrite
+      // path (et_slice_prim.cpp): both contiguous or both channels-last.
+      if (src && result &&
+          !((contiguous(src->dim_order) && contiguous(result->dim_order)) ||
+            (channels_last(src->dim_order) && channels_last(result->dim_order))))
         return kNonStandard;
       return {};
   }

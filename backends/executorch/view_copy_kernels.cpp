@@ -5,7 +5,12 @@
 #include <executorch/kernels/prim_ops/et_view.h>
 #include <executorch/runtime/core/evalue.h>
 
+#include <cstddef>
 #include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "backends/executorch/adapter.h"
 #include "backends/executorch/portable_kernels.h"
@@ -87,83 +92,69 @@ void et_view(KernelRuntimeContext& ctx, EValue** stack) {
 }
 
 namespace {
-// stack = [in, dim, start (Int|None), end (Int|None), step, out] (the op's schema order).
-void slice_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  const auto opt = [](const EValue& v) {
-    return v.is_none() ? std::nullopt : std::optional<int64_t>(v.int_value);
-  };
-  copy_kernel(ctx, *stack[0]->tensor, *stack[5]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
-    native::slice_copy_Tensor_out(et_ctx, in, stack[1]->int_value, opt(*stack[2]), opt(*stack[3]),
-                                  stack[4]->int_value, out);
+
+// slicefuzz's EValue as the portable kernel's argument of type T: false when the
+// stack holds another kind (a wrong stack is an error, never a wild read).
+bool unbox(const EValue& v, int64_t& x) { return v.is_int() ? (x = v.int_value, true) : false; }
+bool unbox(const EValue& v, std::optional<int64_t>& x) {
+  if (v.is_none()) return x = std::nullopt, true;
+  return v.is_int() ? (x = v.int_value, true) : false;
+}
+bool unbox(const EValue& v, ArrayRef<int64_t>& x) {
+  return v.is_int_list() ? (x = ArrayRef<int64_t>(v.list, v.list_size), true) : false;
+}
+
+// stack = [in, the op table's arguments, out]. The kernel's arguments after the
+// table's are bools at their schema default, False (et_ops::trailing_defaults).
+template <auto kKernel, OpKind kKind, size_t... I, size_t... D>
+void call_boxed(KernelRuntimeContext& ctx, EValue** stack, std::index_sequence<I...>,
+                std::index_sequence<D...>) {
+  using Args = et_ops::KernelArgs<kKernel>;
+  constexpr size_t n = sizeof...(I);
+  std::tuple<typename Args::template type<I>...> args;
+  const bool kinds = stack[0]->is_tensor() && stack[1 + n]->is_tensor() &&
+                     (unbox(*stack[1 + I], std::get<I>(args)) && ... && true);
+  if (!kinds) {
+    ctx.fail(::slicefuzz::Error::InvalidArgument,
+             std::string(op_kind_info(kKind).name) + ": a boxed kernel's stack has the wrong kinds");
+    return;
+  }
+  copy_kernel(ctx, *stack[0]->tensor, *stack[1 + n]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+    static_assert((std::is_same_v<typename Args::template type<n + D>, bool> && ... && true),
+                  "a portable kernel's arguments past the op table's must be bools (their default False)");
+    kKernel(et_ctx, in, std::get<I>(args)..., ((void)D, false)..., out);
   });
 }
-// stack = [in, dim, index, out] (the op's schema order).
-void select_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  copy_kernel(ctx, *stack[0]->tensor, *stack[3]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
-    native::select_copy_int_out(et_ctx, in, stack[1]->int_value, stack[2]->int_value, out);
-  });
+template <auto kKernel, OpKind kKind>
+void boxed(KernelRuntimeContext& ctx, EValue** stack) {
+  constexpr size_t n = et_ops::schema_arg_count(kKind);
+  call_boxed<kKernel, kKind>(ctx, stack, std::make_index_sequence<n>{},
+                             std::make_index_sequence<et_ops::trailing_defaults<kKernel, kKind>()>{});
 }
-// stack = [in, dims, out]. One dim: ExecuTorch's squeeze_copy.dim_out (what
-// `x.squeeze(d)` exports to); any other count: squeeze_copy.dims_out.
+
+// squeeze_copy's quirk: one dim goes to ExecuTorch's squeeze_copy.dim_out (what
+// `x.squeeze(d)` exports to); any other count to squeeze_copy.dims_out.
 void squeeze_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
-    const int64_t* dims = stack[1]->list;
-    const size_t ndims = stack[1]->list_size;
-    if (ndims == 1)
-      native::squeeze_copy_dim_out(et_ctx, in, dims[0], out);
-    else
-      native::squeeze_copy_dims_out(et_ctx, in, ArrayRef<int64_t>(dims, ndims), out);
-  });
+  if (stack[0]->is_tensor() && stack[1]->is_int_list() && stack[1]->list_size == 1 && stack[2]->is_tensor()) {
+    const int64_t dim = stack[1]->list[0];
+    copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
+      native::squeeze_copy_dim_out(et_ctx, in, dim, out);
+    });
+    return;
+  }
+  boxed<&native::squeeze_copy_dims_out, OpKind::SqueezeCopy>(ctx, stack);
 }
-// stack = [in, sizes, out] (the op's schema order).
-void view_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
-    native::view_copy_out(et_ctx, in, ArrayRef<int64_t>(stack[1]->list, stack[1]->list_size), out);
-  });
-}
-// stack = [in, dim, out] (the op's schema order).
-void unsqueeze_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
-    native::unsqueeze_copy_out(et_ctx, in, stack[1]->int_value, out);
-  });
-}
-// stack = [in, dim, start, length, out] (the op's schema order).
-void narrow_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  copy_kernel(ctx, *stack[0]->tensor, *stack[4]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
-    native::narrow_copy_out(et_ctx, in, stack[1]->int_value, stack[2]->int_value,
-                            stack[3]->int_value, out);
-  });
-}
-// stack = [in, sizes (IntList), out]; implicit is False (the schema's default).
-void expand_copy_boxed(KernelRuntimeContext& ctx, EValue** stack) {
-  copy_kernel(ctx, *stack[0]->tensor, *stack[2]->tensor, [&](auto& et_ctx, auto& in, auto& out) {
-    native::expand_copy_out(et_ctx, in, ArrayRef<int64_t>(stack[1]->list, stack[1]->list_size),
-                            false, out);
-  });
-}
+
 }  // namespace
 
 BoxedKernel boxed_kernel(OpKind kind) {
-  switch (kind) {
-    case OpKind::SliceCopy: return &slice_copy_boxed;
-    case OpKind::SelectCopy: return &select_copy_boxed;
-    case OpKind::SqueezeCopy: return &squeeze_copy_boxed;
-    case OpKind::UnsqueezeCopy: return &unsqueeze_copy_boxed;
-    case OpKind::ViewCopy: return &view_copy_boxed;
-    case OpKind::NarrowCopy: return &narrow_copy_boxed;
-    case OpKind::ExpandCopy: return &expand_copy_boxed;
-    // Every other kind listed (no default): a new op is a compile error here until
-    // it is wired, or listed as one with a slot of its own in KernelTable.
-    case OpKind::Add:
-    case OpKind::Clone:
-    case OpKind::Copy: return nullptr;  // a slot of its own (program/kernel_table.h)
-    case OpKind::Slice:
-    case OpKind::Select:
-    case OpKind::AddOut:
-    case OpKind::Relu:
-    case OpKind::IndexCopy:
-    case OpKind::IndexPut: return nullptr;  // eager ops: the backend declares none
-  }
+  if (kind == OpKind::SqueezeCopy) return &squeeze_copy_boxed;
+#define SLICEFUZZ_ET_BOXED_ROW(k, fn) \
+  if (kind == OpKind::k) return &boxed<&native::fn, OpKind::k>;
+  SLICEFUZZ_ET_PORTABLE_OPS(SLICEFUZZ_ET_BOXED_ROW)
+#undef SLICEFUZZ_ET_BOXED_ROW
+  // add_, clone and copy_ have slots of their own (program/kernel_table.h); the
+  // eager ops no ExecuTorch kernel here.
   return nullptr;
 }
 

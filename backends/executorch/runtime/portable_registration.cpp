@@ -2,15 +2,19 @@
 // for kernels/portable/functions.yaml (RegisterCodegenUnboxedKernels): one boxed
 // wrapper per operator that unboxes each EValue of the stack in schema order,
 // calls the kernel, out last; registered from a static initialiser, so it is
-// linked whole (CMakeLists.txt). ExecuTorch's types and kernels only: the
-// standalone .pte runner (repro/pte_runner.cpp) links it as it would link
-// portable_ops_lib inside an ExecuTorch checkout. Its one addition: copy_
-// refuses a broadcast, which the case language never asks of it.
+// linked whole (CMakeLists.txt). The view-copy ops' wrappers are generated from
+// their kernels' C++ types, under the op table's names (portable_kernels.h);
+// the others are written out. ExecuTorch's types and kernels only (and the op
+// table's constants): the standalone .pte runner (repro/pte_runner.cpp) links it
+// as it would link portable_ops_lib inside an ExecuTorch checkout. Its one
+// addition: copy_ refuses a broadcast, which the case language never asks of it.
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
 
+#include <cstddef>
 #include <optional>
+#include <utility>
 
 #include "backends/executorch/portable_kernels.h"
 
@@ -19,6 +23,7 @@ namespace slicefuzz::et_runtime {
 namespace {
 
 namespace native = torch::executor::native;
+using executorch::aten::ArrayRef;
 using executorch::aten::OptionalArrayRef;
 using executorch::aten::Scalar;
 using executorch::aten::Tensor;
@@ -40,46 +45,40 @@ std::optional<int64_t> opt_int(const EValue* v) {
   return v->isNone() ? std::nullopt : std::optional<int64_t>(v->toInt());
 }
 
+// A portable kernel's EValue stack unboxed by its C++ argument types, as
+// ExecuTorch's generated wrappers do: [in, its arguments in order, out].
+template <typename T>
+T unbox(EValue* v);
+template <>
+int64_t unbox<int64_t>(EValue* v) { return v->toInt(); }
+template <>
+std::optional<int64_t> unbox<std::optional<int64_t>>(EValue* v) { return opt_int(v); }
+template <>
+ArrayRef<int64_t> unbox<ArrayRef<int64_t>>(EValue* v) { return v->toIntList(); }
+template <>
+bool unbox<bool>(EValue* v) { return v->toBool(); }
+
+template <auto kKernel, size_t... I>
+void call_unboxed(KernelRuntimeContext& ctx, Stack s, std::index_sequence<I...>) {
+  using Args = slicefuzz::et_ops::KernelArgs<kKernel>;
+  kKernel(ctx, s[0]->toTensor(), unbox<typename Args::template type<I>>(s[1 + I])...,
+          s[1 + sizeof...(I)]->toTensor());
+}
+template <auto kKernel>
+void unboxed_call(KernelRuntimeContext& ctx, Stack s) {
+  constexpr size_t n = slicefuzz::et_ops::KernelArgs<kKernel>::count;
+  if (arity(ctx, s, n + 2)) call_unboxed<kKernel>(ctx, s, std::make_index_sequence<n>{});
+}
+
 const Kernel kKernels[] = {
-    Kernel("aten::slice_copy.Tensor_out",
-           [](KernelRuntimeContext& ctx, Stack s) {
-             if (arity(ctx, s, 6))
-               native::slice_copy_Tensor_out(ctx, s[0]->toTensor(), s[1]->toInt(), opt_int(s[2]), opt_int(s[3]),
-                                             s[4]->toInt(), s[5]->toTensor());
-           }),
-    Kernel("aten::select_copy.int_out",
-           [](KernelRuntimeContext& ctx, Stack s) {
-             if (arity(ctx, s, 4))
-               native::select_copy_int_out(ctx, s[0]->toTensor(), s[1]->toInt(), s[2]->toInt(), s[3]->toTensor());
-           }),
-    Kernel("aten::squeeze_copy.dim_out",
-           [](KernelRuntimeContext& ctx, Stack s) {
-             if (arity(ctx, s, 3)) native::squeeze_copy_dim_out(ctx, s[0]->toTensor(), s[1]->toInt(), s[2]->toTensor());
-           }),
-    Kernel("aten::squeeze_copy.dims_out",
-           [](KernelRuntimeContext& ctx, Stack s) {
-             if (arity(ctx, s, 3))
-               native::squeeze_copy_dims_out(ctx, s[0]->toTensor(), s[1]->toIntList(), s[2]->toTensor());
-           }),
-    Kernel("aten::unsqueeze_copy.out",
-           [](KernelRuntimeContext& ctx, Stack s) {
-             if (arity(ctx, s, 3)) native::unsqueeze_copy_out(ctx, s[0]->toTensor(), s[1]->toInt(), s[2]->toTensor());
-           }),
-    Kernel("aten::view_copy.out",
-           [](KernelRuntimeContext& ctx, Stack s) {
-             if (arity(ctx, s, 3)) native::view_copy_out(ctx, s[0]->toTensor(), s[1]->toIntList(), s[2]->toTensor());
-           }),
-    Kernel("aten::narrow_copy.out",
-           [](KernelRuntimeContext& ctx, Stack s) {
-             if (arity(ctx, s, 5))
-               native::narrow_copy_out(ctx, s[0]->toTensor(), s[1]->toInt(), s[2]->toInt(), s[3]->toInt(),
-                                       s[4]->toTensor());
-           }),
-    Kernel("aten::expand_copy.out",
-           [](KernelRuntimeContext& ctx, Stack s) {
-             if (arity(ctx, s, 4))
-               native::expand_copy_out(ctx, s[0]->toTensor(), s[1]->toIntList(), s[2]->toBool(), s[3]->toTensor());
-           }),
+// Each bound view-copy op under its op-table name (portable_kernels.h's rows).
+#define SLICEFUZZ_ET_REGISTER_ROW(kind, fn) \
+  Kernel(slicefuzz::op_kind_info(slicefuzz::OpKind::kind).et_op, &unboxed_call<&native::fn>),
+    SLICEFUZZ_ET_PORTABLE_OPS(SLICEFUZZ_ET_REGISTER_ROW)
+#undef SLICEFUZZ_ET_REGISTER_ROW
+    // squeeze_copy's one-dim overload, what `x.squeeze(d)` exports to (the
+    // writer picks it for a one-entry `dim=`; runtime/pte_builder.h).
+    Kernel("aten::squeeze_copy.dim_out", &unboxed_call<&native::squeeze_copy_dim_out>),
     Kernel("aten::clone.out",
            [](KernelRuntimeContext& ctx, Stack s) {
              // memory_format: always None in these programs (dim orders go through

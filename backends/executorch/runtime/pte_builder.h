@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backends/executorch/adapter.h"
+#include "backends/executorch/portable_kernels.h"
 #include "backends/executorch/runtime/pte_writer.h"
 #include "kernels/kernels.h"
 #include "kernels/util/slice_util.h"
@@ -204,54 +205,46 @@ class Builder {
     const size_t dot = et_op.find('.');
     call.name = std::string(et_op.substr(0, dot));
     call.overload = dot == std::string_view::npos ? std::string() : std::string(et_op.substr(dot + 1));
-    // Every op kind is listed (no default): a new op is a compile error here
-    // until it is written, or declared an eager op that no program holds.
-    switch (op.kind) {
-      case OpKind::SliceCopy:
-      case OpKind::SelectCopy:
-      case OpKind::UnsqueezeCopy:
-      case OpKind::ViewCopy:
-      case OpKind::NarrowCopy: schema_args(); break;
-      case OpKind::SqueezeCopy:
-        if (op.single_dim && op.ints.size() == 1) call.overload = "dim_out";  // squeeze_copy.dim_out(self, int dim)
-        schema_args();
-        break;
-      case OpKind::ExpandCopy:
-        schema_args();
-        call.args.push_back(add_bool(false));  // implicit=False
-        break;
-      case OpKind::Clone:
-        if (op.dim_order) {
-          // dim_order_ops::_clone_dim_order.out(Tensor self, *, bool non_blocking=False,
-          //                                     int[]? dim_order=None, Tensor(a!) out)
-          call.name = "dim_order_ops::_clone_dim_order", call.overload = "out";
-          call.args.push_back(add_bool(false));
-          schema_args();
-        } else {
-          // aten::clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out)
-          call.args.push_back(add_none());
-        }
-        break;
-      case OpKind::Add:
-        // add_(self, k) as ExecuTorch's graph has it: add.Scalar_out(self, k, alpha=1, out=self).
-        schema_args();
-        call.args.push_back(add_int(1));
-        call.args.push_back(oi.target);
-        return call;
-      case OpKind::Copy:
-        // aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!):
-        // the return is the last argument, self again.
-        schema_args();
+    // The ops written by hand (portable_kernels.h's SLICEFUZZ_ET_HAND_WRITTEN_OPS):
+    // each has an argument its case does not hold.
+    if (op.kind == OpKind::Clone) {
+      if (op.dim_order) {
+        // dim_order_ops::_clone_dim_order.out(Tensor self, *, bool non_blocking=False,
+        //                                     int[]? dim_order=None, Tensor(a!) out)
+        call.name = "dim_order_ops::_clone_dim_order", call.overload = "out";
         call.args.push_back(add_bool(false));
-        call.args.push_back(oi.target);
-        return call;
-      case OpKind::Slice:
-      case OpKind::Select:
-      case OpKind::AddOut:
-      case OpKind::Relu:
-      case OpKind::IndexCopy:
-      case OpKind::IndexPut: return Call{};  // eager ops: no et_op; pte_unwritable refuses them
+        schema_args();
+      } else {
+        // aten::clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out)
+        call.args.push_back(add_none());
+      }
+      call.args.push_back(oi.result);
+      return call;
     }
+    if (op.kind == OpKind::Add) {
+      // add_(self, k) as ExecuTorch's graph has it: add.Scalar_out(self, k, alpha=1, out=self).
+      schema_args();
+      call.args.push_back(add_int(1));
+      call.args.push_back(oi.target);
+      return call;
+    }
+    if (op.kind == OpKind::Copy) {
+      // aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!):
+      // the return is the last argument, self again.
+      schema_args();
+      call.args.push_back(add_bool(false));
+      call.args.push_back(oi.target);
+      return call;
+    }
+    // An op with no ExecuTorch operator is an eager op, which pte_unwritable
+    // refuses; an op with one is bound to a portable kernel, or this does not
+    // compile (et_ops::every_et_op_bound).
+    if (op_kind_info(op.kind).et_op[0] == '\0') return Call{};
+    // squeeze_copy's quirk: a one-entry `dim=` is squeeze_copy.dim_out(self, int dim).
+    if (op.kind == OpKind::SqueezeCopy && op.single_dim && op.ints.size() == 1) call.overload = "dim_out";
+    schema_args();
+    // ExecuTorch's arguments past the table's take their defaults (expand_copy's implicit=False).
+    for (size_t i = 0; i < et_ops::et_trailing_defaults(op.kind); ++i) call.args.push_back(add_bool(false));
     call.args.push_back(oi.result);
     return call;
   }
