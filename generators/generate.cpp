@@ -57,7 +57,7 @@ Case with_schema_ops(Case c, uint64_t seed, uint64_t index, uint64_t attempt, in
   if (rng() % 100 >= kSchemaOpsCasePercent) return c;
   Case k = c;
   const int inserts = 1 + static_cast<int>(rng() % 2);
-  for (int i = 0; i < inserts; ++i) gen::insert_schema_op(k, rng);
+  for (int i = 0; i < inserts; ++i) gen::insert_schema_op_up_to(k, rng, version);
   ProgramInfo info;
   AnalysisError err;
   return analyze(k, kDefaultByteBudget, info, err) ? k : c;

@@ -149,7 +149,9 @@ const std::vector<CaseMutator>& case_mutators() {
     for (const CaseMutator& m : mut::eager_mutators()) t.push_back(m);
     // The ops since the op schema (schema_ops_gen.h): the fuzzer reaches them here
     // (listed once there is one to insert).
-    if (!gen::schema_op_kinds().empty()) t.push_back({"InsertSchemaOp", &gen::insert_schema_op, true});
+    if (!gen::schema_op_kinds_up_to(3).empty()) t.push_back({"InsertSchemaOp", &gen::insert_schema_op, true});
+    if (gen::schema_op_kinds_up_to(kLatestCaseVersion).size() > gen::schema_op_kinds_up_to(3).size())
+      t.push_back({"InsertSchemaOpV4", &gen::insert_schema_op_v4, true, 4});
     return t;
   }();
   return table;

@@ -80,17 +80,55 @@ bool realize_expand(const judge::Layout& in, Rng& rng, Op& op) {
   return true;
 }
 
+// permute_copy: a random order of the dims (the identity at times, a swap of
+// two neighbours at times: a size-1 dim's move keeps it dense, an alias
+// candidate), a negative dim at times; its own errors at 10%.
+bool realize_permute(const judge::Layout& in, Rng& rng, Op& op) {
+  const int64_t rank = static_cast<int64_t>(in.sizes.size());
+  op.ints.clear();
+  for (int64_t d = 0; d < rank; ++d) op.ints.push_back(d);
+  const size_t shape = below(rng, 10);
+  if (shape < 3 && rank > 1) {
+    const size_t j = below(rng, static_cast<size_t>(rank - 1));
+    std::swap(op.ints[j], op.ints[j + 1]);
+  } else if (shape >= 4) {
+    std::shuffle(op.ints.begin(), op.ints.end(), rng);
+  }
+  for (int64_t& d : op.ints)
+    if (chance(rng, 15)) d -= rank;
+  if (chance(rng, 10)) {
+    switch (below(rng, 3)) {
+      case 0: if (rank > 0) op.ints.pop_back(); else op.ints.push_back(0); break;  // too few or too many dims
+      case 1: if (rank > 1) op.ints[1] = op.ints[0]; else op.ints.push_back(0); break;  // a dim twice
+      default: if (rank > 0) op.ints[below(rng, static_cast<size_t>(rank))] = rank; else op.ints.push_back(1); break;
+    }
+  }
+  return true;
+}
+
 bool realize_schema_op(OpKind kind, const judge::Layout& in, Rng& rng, Op& op) {
   op.kind = kind;
   switch (kind) {
     case OpKind::ExpandCopy: return realize_expand(in, rng, op);
     case OpKind::NarrowCopy: return realize_narrow(in, rng, op);
+    case OpKind::PermuteCopy: return realize_permute(in, rng, op);
     default: return false;  // the version-1 and -2 ops have their own generators
   }
 }
 
-bool insert_schema_op(Case& c, Rng& rng) {
-  const std::vector<OpKind>& kinds = schema_op_kinds();
+const std::vector<OpKind>& schema_op_kinds_up_to(int version) {
+  static const std::vector<std::vector<OpKind>> by_version = [] {
+    std::vector<std::vector<OpKind>> v(kLatestCaseVersion + 1);
+    for (int version = 0; version <= kLatestCaseVersion; ++version)
+      for (OpKind k : schema_op_kinds())
+        if (op_kind_info(k).min_version <= version) v[version].push_back(k);
+    return v;
+  }();
+  return by_version[std::clamp(version, 0, kLatestCaseVersion)];
+}
+
+bool insert_schema_op_up_to(Case& c, Rng& rng, int version) {
+  const std::vector<OpKind>& kinds = schema_op_kinds_up_to(version);
   if (kinds.empty() || c.ops.size() + 2 > kMaxOps) return false;
   std::vector<std::string> names = mut::defined_before(c, c.ops.size());
   const std::string src = names[below(rng, names.size())];
@@ -127,5 +165,8 @@ bool insert_schema_op(Case& c, Rng& rng) {
   c.version = std::max(c.version, c.min_version());
   return true;
 }
+
+bool insert_schema_op(Case& c, Rng& rng) { return insert_schema_op_up_to(c, rng, 3); }
+bool insert_schema_op_v4(Case& c, Rng& rng) { return insert_schema_op_up_to(c, rng, kLatestCaseVersion); }
 
 }  // namespace slicefuzz::gen

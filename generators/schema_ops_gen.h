@@ -20,9 +20,17 @@ const std::vector<OpKind>& schema_op_kinds();
 // false when the op cannot be realised over `in`.
 bool realize_schema_op(OpKind kind, const judge::Layout& in, std::mt19937_64& rng, Op& op);
 
-// Inserts one schema op reading a value of `c` at a random place, and sometimes
-// a reader of its result (a clone that is an output, an add_ that mutates it),
-// so that the pass has something to alias or to refuse. false if nothing fits.
+// Those of them a case of format `version` may hold (table order).
+const std::vector<OpKind>& schema_op_kinds_up_to(int version);
+
+// Inserts one schema op of format `version` or older reading a value of `c` at
+// a random place, and sometimes a reader of its result (a clone that is an
+// output, an add_ that mutates it), so that the pass has something to alias or
+// to refuse. false if nothing fits.
+bool insert_schema_op_up_to(Case& c, std::mt19937_64& rng, int version);
+// The mutators' two: version 3's ops (narrow_copy, expand_copy), and every op
+// (permute_copy since version 4), which a version-3 campaign leaves out.
 bool insert_schema_op(Case& c, std::mt19937_64& rng);
+bool insert_schema_op_v4(Case& c, std::mt19937_64& rng);
 
 }  // namespace slicefuzz::gen

@@ -88,6 +88,18 @@ std::string expand_copy_target_sizes(const Tensor& in, const int64_t* sizes, siz
 // new and broadcast dim, in's own stride elsewhere.
 void expand_view_strides(const Tensor& in, const int64_t* target, int n, int64_t* strides);
 
+// aten::permute_copy.out: the result's dim j is in's dim dims[j]; out has in's
+// dim order (ExecuTorch's check_permute_copy_args, tensors_have_same_dim_order).
+Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& in, const int64_t* dims, size_t ndims,
+                         Tensor& out);
+// Why dims is not a permutation of in's dims, or "" with each dim normalised
+// into perm (in.rank entries); the pass reads it too, with the two facts below.
+std::string permute_copy_dims(const Tensor& in, const int64_t* dims, size_t ndims, int* perm);
+struct ResultLayout;  // kernels/util/shape_util.h
+struct ViewLayout;    // kernels/util/view_util.h
+ResultLayout permute_result(const Tensor& in, const int* perm);
+ViewLayout permute_view(const ViewLayout& src, const int* perm);
+
 // Boxed kernels, as ExecuTorch's codegen registers them: stack = [in, the op's
 // arguments in its schema's order (vocab/op_schema.h), out]. An op whose row
 // names a kernel listed here runs through it, with no per-op code in the
@@ -101,7 +113,8 @@ using BoxedKernel = void (*)(KernelRuntimeContext& ctx, EValue** stack);
   X(unsqueeze_copy_out)            \
   X(view_copy_out)                 \
   X(narrow_copy_out)               \
-  X(expand_copy_out)
+  X(expand_copy_out)                \
+  X(permute_copy_out)
 
 #define SLICEFUZZ_DECLARE_BOXED(name) void name##_boxed(KernelRuntimeContext& ctx, EValue** stack);
 SLICEFUZZ_BOXED_KERNELS(SLICEFUZZ_DECLARE_BOXED)

@@ -39,10 +39,15 @@ std::string index_put_error(const Layout& self, ScalarType self_type, const Layo
   if (!broadcasts)
     return "index_put: values " + sizes_string(values.sizes) + " do not broadcast to the indexed shape " +
            sizes_string(target);
+  const int64_t size = self.sizes[d];
+  // torch 1.13's advanced indexing refuses any index into a dim of size 0, even
+  // where nothing is written (measured: self [0, 0, 4, 5], dim 1, index [1]);
+  // into a dim of another size, only the entries that write are checked.
+  if (size == 0 && !index.empty())
+    return "index_put: index is out of bounds for dim " + std::to_string(d) + " of size 0";
   int64_t written = 1;
   for (int64_t s : target) written *= s;
   if (written == 0) return {};
-  const int64_t size = self.sizes[d];
   for (int64_t i : index)
     if (i < -size || i >= size)
       return "index_put: index " + std::to_string(i) + " is outside [" + std::to_string(-size) + ", " +

@@ -304,6 +304,22 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       r.layout.dim_order = order;
       return;
     }
+    case OpKind::PermuteCopy: {
+      // Every dim once (torch's permute and ExecuTorch's check_permute_copy_args);
+      // the result keeps the source's dim order (tensors_have_same_dim_order).
+      if (op.ints.size() != static_cast<size_t>(rank))
+        return void(r.error = printf_string("permute_copy: %lld dims for a tensor of rank %lld",
+                                            static_cast<long long>(op.ints.size()), rank));
+      std::vector<bool> listed(rank, false);
+      for (size_t j = 0; j < op.ints.size(); ++j) {
+        const int d = dim_index(rank, op.ints[j]);
+        if (d < 0) return void(r.error = dim_range_error("permute_copy", op.ints[j], -rank, rank - 1));
+        if (listed[d]) return void(r.error = printf_string("permute_copy: dim %lld appears more than once", d));
+        listed[d] = true;
+        r.layout.sizes[j] = in.sizes[d];
+      }
+      return;
+    }
     case OpKind::ViewCopy: {
       auto sizes = view_sizes(numel_of(in.sizes), op.ints, r.error);
       if (!sizes) return;
@@ -418,6 +434,14 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
       v.strides.insert(v.strides.begin() + d, stride);
       return true;
     }
+    case OpKind::PermuteCopy:
+      // torch's permute: the offset kept, sizes and strides in the listed order.
+      for (size_t j = 0; j < op.ints.size(); ++j) {
+        const int d = dim_index(rank, op.ints[j]);
+        v.sizes[j] = src.sizes[d];
+        v.strides[j] = src.strides[d];
+      }
+      return true;
     case OpKind::ViewCopy: {
       std::string why;
       keep_capacity_assign(v.sizes, *view_sizes(numel_of(src.sizes), op.ints, why));
@@ -435,6 +459,19 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
     case OpKind::Copy: break;
   }
   return false;
+}
+
+bool op_keeps_element_order(const Op& op, const std::vector<int64_t>& src_sizes) {
+  if (op.kind != OpKind::PermuteCopy) return true;
+  const int rank = static_cast<int>(src_sizes.size());
+  int last = -1;  // the source dims of size > 1, in the order the result lists them
+  for (int64_t dim : op.ints) {
+    const int d = dim_index(rank, dim);
+    if (d < 0 || src_sizes[d] <= 1) continue;
+    if (d < last) return false;
+    last = d;
+  }
+  return true;
 }
 
 }  // namespace slicefuzz::judge

@@ -90,4 +90,10 @@ std::optional<StridedView> op_view(const Op& op, const StridedView& src);
 // be `src`.
 bool op_view_into(const Op& op, const StridedView& src, StridedView& out);
 
+// Whether the op's result lists the source's elements in the source's own
+// row-major order: et_view, which takes sizes only, can alias nothing else, so
+// its density guard can only be held to such ops. Every view-copy op but a
+// permute that moves a dim of size > 1 past another.
+bool op_keeps_element_order(const Op& op, const std::vector<int64_t>& src_sizes);
+
 }  // namespace slicefuzz::judge

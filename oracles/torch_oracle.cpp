@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "oracles/domain_adapter.h"
+#include "oracles/judge_layouts.h"
 #include "oracles/oracle.h"
 #include "oracles/values.h"
 #include "vocab/interpreter.h"
@@ -273,8 +274,11 @@ class TorchEvaluator {
       // et_view, the alias prim op of such an op, keeps the element count: a view
       // that holds more or fewer elements than its source (a broadcast, an empty
       // expand) is no alias of it, however its strides look.
+      // Nor one that lists the elements in another order (a permute): et_view
+      // takes sizes only and re-reads its input's elements in their order.
       if (std::string_view(op_alias_prim(op.kind)) == "et_view" &&
-          view.numel() != values_[oi.src].numel())
+          (view.numel() != values_[oi.src].numel() ||
+           !judge::op_keeps_element_order(op, values_[oi.src].sizes().vec())))
         res_.op_views.back().dense = false;
     });
   }

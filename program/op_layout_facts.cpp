@@ -102,6 +102,24 @@ OpLayoutFacts view_facts(const Op& op, const Tensor& src, ReshapeViewFn reshape)
   return f;
 }
 
+// permute_copy: in's dim order, the sizes and strides permuted.
+OpLayoutFacts permute_facts(const Op& op, const Tensor& src) {
+  OpLayoutFacts f;
+  int perm[kMaxRank];
+  f.error = permute_copy_dims(src, op.ints.data(), op.ints.size(), perm);
+  if (!f.error.empty()) return f;
+  f.result = permute_result(src, perm);
+  // et_view, its alias, re-reads in's elements in their order: a permute that
+  // moves a dim of size > 1 past another has no alias, dense or not.
+  for (int j = 0, last = -1; j < src.rank; ++j) {
+    if (src.sizes[perm[j]] <= 1) continue;
+    if (perm[j] < last) return f;
+    last = perm[j];
+  }
+  f.view = permute_view(tensor_view(src), perm);
+  return f;
+}
+
 OpLayoutFacts clone_facts(const Op& op, const Tensor& src) {
   OpLayoutFacts f;
   f.result = layout_of(src);
@@ -131,6 +149,7 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::ViewCopy: return view_facts(op, src, reshape);
     case OpKind::NarrowCopy: return narrow_facts(op, src);
     case OpKind::ExpandCopy: return expand_facts(op, src);
+    case OpKind::PermuteCopy: return permute_facts(op, src);
     case OpKind::Clone: return clone_facts(op, src);
     case OpKind::Add:
     case OpKind::Copy:

@@ -31,6 +31,19 @@ TEST(JudgeIndexElements, IndexPutBroadcastsItsValues) {
   EXPECT_EQ(self, (std::vector<int32_t>{0, 1, 7, 3, 4, 7}));
 }
 
+// torch 1.13 refuses an index into a dim of size 0 even where nothing is
+// written; into a dim of another size, an empty write checks no entry. Found by
+// the self-test's fuzz_program on torch-fx-functionalize at version 4 (an
+// ORACLE_DISAGREEMENT: the judge accepted what torch refused).
+TEST(JudgeIndexElements, IndexPutIntoADimOfSizeZeroIsAnError) {
+  const Layout empty_dim{{0, 0, 4, 5}, {0, 1, 2, 3}};
+  EXPECT_NE(index_put_error(empty_dim, ScalarType::Float, empty_dim, ScalarType::Float, 1, {1}), "");
+  EXPECT_NE(index_put_error(empty_dim, ScalarType::Float, empty_dim, ScalarType::Float, 1, {0}), "");
+  EXPECT_EQ(index_put_error(empty_dim, ScalarType::Float, empty_dim, ScalarType::Float, 1, {}), "");
+  const Layout nothing_written{{0, 1, 4, 5}, {0, 1, 2, 3}};
+  EXPECT_EQ(index_put_error(nothing_written, ScalarType::Float, nothing_written, ScalarType::Float, 1, {5}), "");
+}
+
 // Returns at once (it looped 2^40 times): nothing to write, and self has no bytes.
 TEST(JudgeIndexElements, AnEmptySelfOfAHugeOuterExtentWritesNothing) {
   const std::vector<int64_t> sizes = {int64_t{1} << 40, 0};

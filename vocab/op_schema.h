@@ -42,6 +42,7 @@ enum class ArgRole : uint8_t {
   Dims,      // dims of the source
   Layout,    // a dim order
   NewDim,    // a dim of the result, which has one more (unsqueeze's: in [-(rank+1), rank])
+  Permutation,  // every dim of the source once, in the result's order (permute's dims)
 };
 
 struct ArgSpec {
@@ -99,6 +100,11 @@ inline constexpr ArgSpec kIndexCopy[] = {{"dim", K::Int, S::Dim, R::Dim},
 inline constexpr ArgSpec kIndexPut[] = {{"dim", K::Int, S::Dim, R::Dim},
                                         {"index", K::IntList, S::Ints, R::Positions},
                                         {"values", K::NamedTensor, S::Other, R::Operand}};
+// aten::permute_copy(Tensor self, int[] dims): the result's dim j is the source's
+// dim dims[j] (negative counts from the end). An et_view alias where dense (a
+// size-1 dim moved); et_view takes sizes only, so its guard is asked nothing of
+// a permute that reorders elements (judge::op_keeps_element_order).
+inline constexpr ArgSpec kPermute[] = {{"dims", K::IntList, S::Ints, R::Permutation}};
 // An op with no argument after its operand (relu).
 inline constexpr ArgList kNone{};
 }  // namespace op_args
@@ -140,7 +146,9 @@ inline constexpr ArgList kNone{};
     "aten::expand_copy.out")                                                                     \
   X(Relu, "relu", 2, true, Defines, "", kNone, "", "", "")                                       \
   X(IndexCopy, "index_copy", 2, true, Defines, "", kIndexCopy, "", "", "")                       \
-  X(IndexPut, "index_put", 2, true, Defines, "", kIndexPut, "", "", "")
+  X(IndexPut, "index_put", 2, true, Defines, "", kIndexPut, "", "", "")                         \
+  X(PermuteCopy, "permute_copy", 4, false, Defines, "et_view", kPermute, "permute_copy_out",     \
+    "permute", "aten::permute_copy.out")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 

@@ -43,6 +43,7 @@ Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim
                         int64_t length, Tensor& out);
 Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> expand_sizes,
                         bool implicit, Tensor& out);
+Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& in, ArrayRef<int64_t> dims, Tensor& out);
 // _clone_dim_order_out, or _to_dim_order_copy_out in a tree without it (CMakeLists.txt).
 Tensor& SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(KernelRuntimeContext& ctx, const Tensor& self,
                                             bool non_blocking, OptionalArrayRef<int64_t> dim_order,
@@ -64,7 +65,8 @@ Tensor& SLICEFUZZ_ET_CLONE_DIM_ORDER_KERNEL(KernelRuntimeContext& ctx, const Ten
   X(UnsqueezeCopy, unsqueeze_copy_out)     \
   X(ViewCopy, view_copy_out)               \
   X(NarrowCopy, narrow_copy_out)           \
-  X(ExpandCopy, expand_copy_out)
+  X(ExpandCopy, expand_copy_out)           \
+  X(PermuteCopy, permute_copy_out)
 
 // The ops whose ExecuTorch call is written by hand, each for an argument its
 // case does not hold: add_'s alpha and out, copy_'s non_blocking and returned

@@ -103,6 +103,22 @@ std::optional<int> follow_dropped_dim(Op& op, int p, const std::vector<int64_t>&
         result_at = squeezed_it ? -1 : p - squeezed_below;
         break;
       }
+      case ArgRole::Permutation: {
+        // The dim leaves the list; the result's copy of it was where it was listed.
+        std::vector<int64_t> dims;
+        result_at = -1;
+        for (int64_t dim : op.ints) {
+          const int d = judge::dim_index(rank, dim);
+          if (d < 0) return std::nullopt;  // not a permutation: nothing to follow
+          if (d == p) {
+            result_at = static_cast<int>(dims.size());
+            continue;
+          }
+          dims.push_back(renumber(d));
+        }
+        op.ints = dims;
+        break;
+      }
       case ArgRole::Sizes:
         if (sizes[p] != 1) return std::nullopt;
         result_at = -1;  // a size-1 dim: the same elements under the same sizes
@@ -197,6 +213,11 @@ void generic_arg_reductions(const Op& op, const std::vector<int64_t>& src_sizes,
             o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j) + 1);
           });
         }
+      }
+      if (a.role == ArgRole::Permutation) {  // every dim stays listed: negatives counted from the front
+        for (size_t j = 0; j < op.ints.size(); ++j)
+          if (op.ints[j] < 0) edit([j, rank](Op& o) { o.ints[j] += rank; });
+        continue;
       }
       for (size_t j = 0; op.ints.size() > 1 && j < op.ints.size(); ++j)
         edit([j](Op& o) { o.ints.erase(o.ints.begin() + static_cast<std::ptrdiff_t>(j)); });

@@ -40,6 +40,8 @@ Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
 Tensor& copy_(KernelRuntimeContext& ctx, Tensor& in, const Tensor& src, bool non_blocking);
 Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, int64_t start,
                         int64_t length, Tensor& out);
+Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& in,
+                         executorch::aten::ArrayRef<int64_t> dims, Tensor& out);
 }  // namespace torch::executor::native
 
 namespace {
@@ -410,6 +412,29 @@ int resize_checks_numel_only() {
                  "a dynamic input resized past its bound in one dim (numel checked only; issue 20546)");
 }
 
+// permute_copy of a channels-last 4-D tensor: x [1, 1, 2, 2] holds x[0, 0, h, w] =
+// 2h + w + 0.5 (channels-last memory, C = 1: 0.5 1.5 2.5 3.5); x.permute(0, 2, 1,
+// 3) is [1, 2, 1, 2], channels-last like its input (tensors_have_same_dim_order),
+// so its memory (N H W C) is p[0, c, 0, w] at 2w + c: 0.5 2.5 1.5 3.5.
+// permute_copy_out (kernels/portable/cpu/op_permute_copy.cpp) reads in through
+// memoizeTrailingDims, row-major strides from the sizes, and writes out in linear
+// order, as if both were contiguous (pytorch/executorch PR 21828, open, names it).
+int channels_last_permute() {
+  float in_data[4] = {0.5f, 1.5f, 2.5f, 3.5f};
+  float out_data[4] = {-1, -1, -1, -1};
+  Owned in(et::ScalarType::Float, {1, 1, 2, 2}, {0, 2, 3, 1}, in_data);
+  Owned out(et::ScalarType::Float, {1, 2, 1, 2}, {0, 2, 3, 1}, out_data);
+  KernelRuntimeContext ctx;
+  et::Tensor a = in.tensor(), o = out.tensor();
+  const int64_t dims[4] = {0, 2, 1, 3};
+  torch::executor::native::permute_copy_out(ctx, a, executorch::aten::ArrayRef<int64_t>(dims, 4), o);
+  std::printf("expected memory [0.5, 2.5, 1.5, 3.5] (torch: p[0, 1, 0, 0] = 2.5), ExecuTorch gives "
+              "[%g, %g, %g, %g], error %d\n", out_data[0], out_data[1], out_data[2], out_data[3],
+              static_cast<int>(ctx.failure_state()));
+  return verdict(ctx.failure_state() == executorch::runtime::Error::Ok && out_data[1] != 2.5f,
+                 "permute_copy returns wrong values for a channels-last input, no error");
+}
+
 int main(int argc, char** argv) {
   executorch::runtime::runtime_init();
   const char* name = argc > 1 ? argv[1] : "";
@@ -429,10 +454,12 @@ int main(int argc, char** argv) {
   if (!std::strcmp(name, "narrow_negative_dim_abort")) return narrow_negative_dim_abort();
   if (!std::strcmp(name, "narrow_huge_length")) return narrow_huge_length();
   if (!std::strcmp(name, "resize_checks_numel_only")) return resize_checks_numel_only();
+  if (!std::strcmp(name, "channels_last_permute")) return channels_last_permute();
   std::fprintf(stderr,
                "usage: et_known_defects channels_last_slice|huge_step|"
                "reduced_float_add_scalar|int64_add_overflow|channels_last_select|"
                "channels_last_unsqueeze|view_copy_zero_and_inferred|"
-               "empty_tensor_stride_overflow|squeeze_dims_out_of_range|copy_cast_out_of_range\n");
+               "empty_tensor_stride_overflow|squeeze_dims_out_of_range|copy_cast_out_of_range|"
+               "channels_last_permute\n");
   return 2;
 }
