@@ -82,6 +82,37 @@ TEST(ExecutorchViewCopy, SelectCopyRefusalCarriesExecutorchsReason) {
   EXPECT_EQ(y.bytes, std::vector<float>(2, -1.f));
 }
 
+// The boxed kernels derived from SLICEFUZZ_ET_PORTABLE_OPS: permute_copy's
+// (the first op added by its row alone) reaches ExecuTorch's kernel, and expand's
+// gets its `implicit` argument, past the op table's, at its default False.
+TEST(ExecutorchViewCopy, DerivedPermuteCopyTransposes) {
+  Owned x({2, 3}), y({3, 2}, {}, false);
+  KernelRuntimeContext ctx;
+  const int64_t dims[] = {1, 0};
+  run_boxed(OpKind::PermuteCopy, ctx, x, {EValue::from_int_list(dims, 2)}, y);
+  ASSERT_TRUE(ctx.ok()) << ctx.message();
+  EXPECT_EQ(logical(y), (std::vector<float>{0.5f, 3.5f, 1.5f, 4.5f, 2.5f, 5.5f}));
+}
+
+TEST(ExecutorchViewCopy, DerivedExpandCopyTakesImplicitFalse) {
+  Owned x({1, 2}), y({3, 2}, {}, false);
+  KernelRuntimeContext ctx;
+  const int64_t sizes[] = {3, -1};
+  run_boxed(OpKind::ExpandCopy, ctx, x, {EValue::from_int_list(sizes, 2)}, y);
+  ASSERT_TRUE(ctx.ok()) << ctx.message();
+  EXPECT_EQ(logical(y), (std::vector<float>{0.5f, 1.5f, 0.5f, 1.5f, 0.5f, 1.5f}));
+}
+
+// A stack of the wrong kinds is refused before ExecuTorch is called: out untouched.
+TEST(ExecutorchViewCopy, DerivedBoxedKernelRefusesAWrongStack) {
+  Owned x({2, 3}), y({3, 2}, {}, false);
+  KernelRuntimeContext ctx;
+  run_boxed(OpKind::PermuteCopy, ctx, x, {EValue::from_int(1)}, y);
+  ASSERT_FALSE(ctx.ok());
+  EXPECT_NE(ctx.message().find("permute_copy"), std::string::npos) << ctx.message();
+  EXPECT_EQ(y.bytes, std::vector<float>(6, -1.f));
+}
+
 TEST(ExecutorchViewCopy, SqueezeOneDimAndSeveral) {
   Owned x({1, 3, 1}), one({3, 1}, {}, false), both({3}, {}, false);
   KernelRuntimeContext a, b;
