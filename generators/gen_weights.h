@@ -74,6 +74,10 @@ inline constexpr size_t kViewOpsCasePercent = 70;
 // Version 3: version-2 copy cases that get one or two schema ops inserted
 // (schema_ops_gen.cpp; each op's own valid/invalid rates are in its realiser).
 inline constexpr size_t kSchemaOpsCasePercent = 40;
+// Version 4's own schema ops (permute_copy): a share of the version-2+ copy cases
+// get one inserted, from a stream of their own (every other case stays byte for
+// byte its version-3 self).
+inline constexpr size_t kNewerSchemaOpsCasePercent = 20;
 
 
 // ---- version 4: cases with symbols (dynamic_gen.cpp; generate.cpp, --format-version 4)

@@ -57,7 +57,22 @@ Case with_schema_ops(Case c, uint64_t seed, uint64_t index, uint64_t attempt, in
   if (rng() % 100 >= kSchemaOpsCasePercent) return c;
   Case k = c;
   const int inserts = 1 + static_cast<int>(rng() % 2);
-  for (int i = 0; i < inserts; ++i) gen::insert_schema_op_up_to(k, rng, version);
+  for (int i = 0; i < inserts; ++i) gen::insert_schema_op(k, rng);
+  ProgramInfo info;
+  AnalysisError err;
+  return analyze(k, kDefaultByteBudget, info, err) ? k : c;
+}
+
+// Version 4 on: the schema ops that version brought (permute_copy) inserted into a
+// share of the copy-semantics cases, from a stream of their own, so that a case
+// drawn without one is byte for byte its version-3 self.
+constexpr uint64_t kNewerSchemaOpsStream = 0x736c696365763472;  // "slicev4r"
+Case with_newer_schema_ops(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
+  if (version < kDynamicCaseVersion || c.has_eager_ops() || c.min_version() < 2) return c;
+  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kNewerSchemaOpsStream, attempt}).next());
+  if (rng() % 100 >= gen::weights::kNewerSchemaOpsCasePercent) return c;
+  Case k = c;
+  if (!gen::insert_newer_schema_op(k, rng, version)) return c;
   ProgramInfo info;
   AnalysisError err;
   return analyze(k, kDefaultByteBudget, info, err) ? k : c;
@@ -74,9 +89,9 @@ Case with_symbols(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int v
 }
 
 Case generate_versioned(uint64_t seed, uint64_t index, uint64_t attempt, bool eager, int version) {
-  return with_symbols(
-      with_schema_ops(generate_keyed(seed, index, attempt, eager), seed, index, attempt, version), seed,
-      index, attempt, version);
+  Case c = with_schema_ops(generate_keyed(seed, index, attempt, eager), seed, index, attempt, version);
+  c = with_newer_schema_ops(std::move(c), seed, index, attempt, version);
+  return with_symbols(std::move(c), seed, index, attempt, version);
 }
 Case generate_case(uint64_t seed, uint64_t index, bool eager, int version) {
   return generate_versioned(seed, index, 0, eager, version);

@@ -19,16 +19,19 @@ namespace slicefuzz {
 // `version`: the newest case format version to generate; 2 gives exactly the
 // cases of the build before version 3 (the ops since the schema are inserted
 // into a share of the cases from a stream of their own, generate.cpp).
+// The unit tests' stream: version 3, the newest before dynamic programs and
+// permute_copy (generate_case's default; the verbs generate version 4).
+inline constexpr int kUnitStreamVersion = 3;
 Case generate_case(uint64_t seed, uint64_t index, bool eager = false,
-                   int version = kLatestCaseVersion);
+                   int version = kUnitStreamVersion);
 
 // The version `gen`, `run` and fuzz_program generate unless told otherwise
 // (`--format-version V`, SLICEFUZZ_FORMAT_VERSION): version 4, since the rewrite's
 // workloads are dynamic (KV caches at a live length, RoPE at a runtime position).
 // Its stream keeps a declared static share (gen_weights.h kDynamicCasePercent), so
 // every version-3 class is still generated; `--format-version 3` gives the old
-// stream. generate_case's own default stays kLatestCaseVersion, so the unit tests'
-// streams did not move when the verbs' default did.
+// stream. generate_case's own default stays version 3 (kUnitStreamVersion), so the
+// unit tests' streams did not move when the verbs' default did.
 inline constexpr int kDefaultGeneratedVersion = kDynamicCaseVersion;
 
 // A backend's declared limits (backends/backend.h: why a case lies outside them,
@@ -41,6 +44,6 @@ using OutsideLimits = std::string (*)(const Case& c, const ProgramInfo& info);
 // generated, so refusals (UNSUPPORTED) stay tested. Deterministic for
 // (seed, index, limits); without limits it is exactly generate_case.
 Case generate_case_within(uint64_t seed, uint64_t index, OutsideLimits outside,
-                          bool eager = false, int version = kLatestCaseVersion);
+                          bool eager = false, int version = kUnitStreamVersion);
 
 }  // namespace slicefuzz

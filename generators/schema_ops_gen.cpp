@@ -127,8 +127,23 @@ const std::vector<OpKind>& schema_op_kinds_up_to(int version) {
   return by_version[std::clamp(version, 0, kLatestCaseVersion)];
 }
 
+namespace {
+bool insert_one_of(Case& c, Rng& rng, const std::vector<OpKind>& kinds);
+}  // namespace
+
 bool insert_schema_op_up_to(Case& c, Rng& rng, int version) {
-  const std::vector<OpKind>& kinds = schema_op_kinds_up_to(version);
+  return insert_one_of(c, rng, schema_op_kinds_up_to(version));
+}
+
+bool insert_newer_schema_op(Case& c, Rng& rng, int version) {
+  std::vector<OpKind> newer;
+  for (OpKind k : schema_op_kinds_up_to(version))
+    if (op_kind_info(k).min_version > 3) newer.push_back(k);
+  return insert_one_of(c, rng, newer);
+}
+
+namespace {
+bool insert_one_of(Case& c, Rng& rng, const std::vector<OpKind>& kinds) {
   if (kinds.empty() || c.ops.size() + 2 > kMaxOps) return false;
   std::vector<std::string> names = mut::defined_before(c, c.ops.size());
   const std::string src = names[below(rng, names.size())];
@@ -165,6 +180,8 @@ bool insert_schema_op_up_to(Case& c, Rng& rng, int version) {
   c.version = std::max(c.version, c.min_version());
   return true;
 }
+
+}  // namespace
 
 bool insert_schema_op(Case& c, Rng& rng) { return insert_schema_op_up_to(c, rng, 3); }
 bool insert_schema_op_v4(Case& c, Rng& rng) { return insert_schema_op_up_to(c, rng, kLatestCaseVersion); }

@@ -28,6 +28,9 @@ const std::vector<OpKind>& schema_op_kinds_up_to(int version);
 // output, an add_ that mutates it), so that the pass has something to alias or
 // to refuse. false if nothing fits.
 bool insert_schema_op_up_to(Case& c, std::mt19937_64& rng, int version);
+// One of the ops of a version after 3 and up to `version` (generate.cpp's
+// stream of its own for them); false if there is none or nothing fits.
+bool insert_newer_schema_op(Case& c, std::mt19937_64& rng, int version);
 // The mutators' two: version 3's ops (narrow_copy, expand_copy), and every op
 // (permute_copy since version 4), which a version-3 campaign leaves out.
 bool insert_schema_op(Case& c, std::mt19937_64& rng);

@@ -261,8 +261,9 @@ TEST(DynamicCase, AKernelThatNeverResizesIsCaughtBelowTheBoundOnly) {
   EXPECT_EQ(run_case(below.c, below.info, *find_backend("reference"), RunOptions{}).first_failure(), nullptr);
 }
 
-// --format-version 4: a share of the copy-semantics cases get symbols; every
-// other case is, byte for byte, the version-3 case of the same key.
+// --format-version 4: a share of the copy-semantics cases get symbols, a share
+// version 4's own ops; every other case is, byte for byte, the version-3 case of
+// the same key.
 TEST(DynamicCase, GeneratedVersion4CasesAreWellFormedAndTheRestUnchanged) {
   int dynamic = 0, runtime_integers = 0, dynamic_dims = 0, past_the_bound = 0;
   constexpr int kCases = 400;
@@ -270,7 +271,10 @@ TEST(DynamicCase, GeneratedVersion4CasesAreWellFormedAndTheRestUnchanged) {
     const Case v3 = generate_case(11, i, false, 3);
     const Case v4 = generate_case(11, i, false, 4);
     if (!v4.is_dynamic()) {
-      EXPECT_EQ(print_case(v4), print_case(v3)) << "case " << i;
+      // Or it got one of version 4's own ops (permute_copy), from a stream of its own.
+      bool newer_op = false;
+      for (const Op& op : v4.ops) newer_op = newer_op || op_kind_info(op.kind).min_version > 3;
+      if (!newer_op) EXPECT_EQ(print_case(v4), print_case(v3)) << "case " << i;
       continue;
     }
     ++dynamic;

@@ -52,10 +52,11 @@ const std::map<std::string, std::string> kOneOpOfEachKind = {
     {"relu", "y = relu(t)"},
     {"index_copy", "y = index_copy(t, dim=0, index=[0], source=x)"},
     {"index_put", "y = index_put(t, dim=0, index=[0], values=x)"},
+    {"permute_copy", "y = permute_copy(t, dims=[1, 0])"},
 };
 
 Case one_op_case(const std::string& line) {
-  return parsed("slicefuzz-case 3\ndtype float32\ninput x [1, 3]\nt = clone(x)\n" + line +
+  return parsed("slicefuzz-case 4\ndtype float32\ninput x [1, 3]\nt = clone(x)\n" + line +
                 "\noutput t\n");
 }
 
