@@ -30,8 +30,19 @@ word per missing check, whatever op the wrong value surfaces at:
       node, but into another view of the same storage: the metadata is matched
       against any alias of the self argument's storage, not against the self
       argument's own view
+  reinplace-self-overlap:aliased-operand  an op is reinplaced although another
+      of its arguments is a view of its self argument (index_put(t, idx,
+      select(t))): Step 1c of reinplace refuses only the self argument passed
+      twice (`x is self_arg`), not an alias of it; eager PyTorch refuses the
+      in-place op's overlap, so the reinplaced graph raises
+  reinplace-alias-sets:copied-not-merged  a reinplace decision misses a reader
+      of its self argument's storage: `storage_to_nodes` joins the alias sets of
+      two storages by copying each into the other once (`.update`), so an alias
+      added to one set later (the users of a deleted view-inverse scatter,
+      rewired to its base) never reaches the other
 Only where no candidate check explains the result does the change-undoing
-diagnosis below give the word.
+diagnosis below give the word. A reinplaced graph that raises (where the
+functional graph runs) differs in every result.
 """
 import sys
 import copy
@@ -172,6 +183,10 @@ MISSING_CHECKS = (
      "a deleted scatter writes back the reinplaced node (or a scatter of it already accepted: a view chain)"),
     ("reinplace-inverse-scatter:other-view",
      "a deleted scatter inverts the reinplaced node's own self argument (or a view that self argument is taken from)"),
+    ("reinplace-self-overlap:aliased-operand",
+     "no argument of a reinplaced node but its self argument is an alias of the self argument's storage"),
+    ("reinplace-alias-sets:copied-not-merged",
+     "the alias sets of two storages a reinplacement joins stay one set"),
 )
 
 
@@ -223,15 +238,85 @@ def _with_check(which):
     return original, checked
 
 
+def _nodes_in(args):
+    """The fx nodes in args, lists and dicts included (index_put's indices)."""
+    found = []
+    for a in (args.values() if isinstance(args, dict) else args):
+        if isinstance(a, Node):
+            found.append(a)
+        elif isinstance(a, (list, tuple, dict)):
+            found += _nodes_in(a)
+    return found
+
+
+class _Refused:
+    """A later use no scatter inverts: it makes reinplace's Step 2 refuse the node."""
+    target = None
+    meta = {"node_idx": -1}
+
+
+def _refusing_aliased_operands():
+    """`_get_all_later_node_usages` that also reports a use when another argument of
+    the node being reinplaced (reinplace's local `node`) aliases its self argument,
+    the overlap Step 1c misses."""
+    original = reinplace_module._get_all_later_node_usages
+
+    def checked(tensor_aliases, op_index):
+        found = original(tensor_aliases, op_index)
+        node = sys._getframe(1).f_locals.get("node")
+        if isinstance(node, Node) and node.args and any(
+                a in tensor_aliases for a in _nodes_in(node.args[1:]) + _nodes_in(node.kwargs)):
+            found = set(found) | {_Refused()}
+        return found
+    return "_get_all_later_node_usages", original, checked
+
+
+class _AliasGroup(set):
+    """One alias set shared by every storage joined to it: `update` with another
+    group merges the two and repoints that group's storages here."""
+    def __init__(self, owner, key):
+        super().__init__()
+        self.owner, self.keys = owner, {key}
+
+    def update(self, other):
+        set.update(self, other)
+        if isinstance(other, _AliasGroup) and other is not self:
+            for k in other.keys:
+                dict.__setitem__(self.owner, k, self)
+            self.keys |= other.keys
+
+
+class _SharedAliasSets(dict):
+    """`defaultdict(set)` as reinplace builds `storage_to_nodes` (the module's only
+    defaultdict), its sets shared once joined."""
+    def __init__(self, _factory):
+        super().__init__()
+
+    def __missing__(self, key):
+        group = _AliasGroup(self, key)
+        dict.__setitem__(self, key, group)
+        return group
+
+
+def _patch(which):
+    """(module attribute, original, replacement) that adds candidate check `which`."""
+    if which in (0, 1):
+        original, checked = _with_check(which)
+        return "_get_view_inverse_node_usages", original, checked
+    if which == 2:
+        return _refusing_aliased_operands()
+    return "defaultdict", reinplace_module.defaultdict, _SharedAliasSets
+
+
 def rerun_with_check(gm0, x, copy_like, which):
     """The reinplaced graph torch.fx.passes.reinplace makes of gm0 with candidate
     check `which` added."""
-    original, checked = _with_check(which)
-    reinplace_module._get_view_inverse_node_usages = checked
+    name, original, replacement = _patch(which)
+    setattr(reinplace_module, name, replacement)
     try:
         return reinplace_module.reinplace(copy.deepcopy(gm0), copy_like(x))
     finally:
-        reinplace_module._get_view_inverse_node_usages = original
+        setattr(reinplace_module, name, original)
 
 
 def missing_check(gm0, x, copy_like, want):
@@ -256,21 +341,30 @@ def diagnose(gm0, gm1, x, copy_like):
     changes = graph_changes(gm0, gm1)
     lines = ["change %s %s" % (c[0], c[3]) for c in changes] or ["the pass changed nothing"]
     want = run_bytes(gm0, x, copy_like)
-    got = run_bytes(gm1, x, copy_like)
+    try:
+        got = run_bytes(gm1, x, copy_like)
+    except RuntimeError as e:  # the reinplaced graph raised: every result differs
+        got = "raised"
+        lines.append("the reinplaced graph raises: %s" % " ".join(str(e).split())[:300])
     if got == want:
         return None, lines + ["the reinplaced graph agrees with the functional graph: no change of the pass to blame"]
     cause, check_lines = missing_check(gm0, x, copy_like, want)
     lines += check_lines
     if cause:
         return cause, lines
-    if run_bytes(undo(gm0, gm1, ("none", None, None, None)), x, copy_like) != got:
+    def outcome(gm):  # what run_bytes gives, or "raised"
+        try:
+            return run_bytes(gm, x, copy_like)
+        except RuntimeError:
+            return "raised"
+    if outcome(undo(gm0, gm1, ("none", None, None, None))) != got:
         return None, lines + ["reading the in-place nodes instead of their self arguments changes the result: "
                               "no undo is faithful"]
     blamed = []
     for c in changes:
         try:
             gm = undo(gm0, gm1, c)
-            fixed = gm is not None and run_bytes(gm, x, copy_like) == want
+            fixed = gm is not None and outcome(gm) == want
         except Exception as e:  # an undo the graph cannot take: no verdict on it
             lines.append("undo %s %s: failed (%s)" % (c[0], c[1], type(e).__name__))
             continue
@@ -299,7 +393,7 @@ def diagnose(gm0, gm1, x, copy_like):
                 continue
             try:
                 gm = undo(gm0, gm1, deleted[inner.name], [outer])
-                fixed = gm is not None and run_bytes(gm, x, copy_like) == want
+                fixed = gm is not None and outcome(gm) == want
             except Exception:
                 fixed = False
             lines.append("undo deleted-scatter %s with %s: %s" % (inner.name, outer[1], "the result agrees with "

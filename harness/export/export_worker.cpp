@@ -263,7 +263,13 @@ std::string export_python_worker(const Case& c, const ProgramInfo& info, const C
   if (reinplace)
     s += "gm = reinplace(gm, make_input())\n"
          "print('---- after torch.fx.passes.reinplace')\nprint(gm.code.strip())\n";
-  s += "x = make_input()\ntransformed = outputs(x, gm(x))\n"
+  // A graph that raises where eager PyTorch ran the program reproduces too: the
+  // pass made an op eager PyTorch refuses (an in-place write overlapping its operand).
+  s += "x = make_input()\ntry:\n    transformed = outputs(x, gm(x))\n"
+       "except RuntimeError as e:\n"
+       "    print('reproduced: the graph raises where eager PyTorch runs the program (%s)' % "
+       "' '.join(str(e).split())[:300])\n"
+       "    sys.exit(1)\n"
        "bad = 0\nfor name in eager:\n"
        "    e, t = eager[name], transformed[name]\n"
        "    same = e.shape == t.shape and torch.equal(e, t)\n"
