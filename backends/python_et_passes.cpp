@@ -94,7 +94,7 @@ const std::vector<EtFault>& faults() {
 
 // Case format ops the worker protocol carries (slicefuzz_worker.py): version 1's,
 // the eager ops (relu, index_copy, index_put included) and, as their aten *_copy
-// ops, every view-copy op of version 3 and older but squeeze_copy (torch 1.13 has no squeeze_copy.dims,
+// ops, every view-copy op of version 3 and older and permute_copy but squeeze_copy (torch 1.13 has no squeeze_copy.dims,
 // the several-dims form to_edge would hand a pass); squeeze_copy and clone into a
 // dim order are UNSUPPORTED with this reason. So is a narrow_copy of a value in
 // another dim order than the default: torch 1.13's aten::narrow_copy is silently
@@ -106,9 +106,11 @@ std::string outside_et_worker(const Case& c, const ProgramInfo& info) {
     const Op& op = c.ops[k];
     if (op.kind == OpKind::Clone && op.dim_order) return "clone(dim_order=...) is not in the worker protocol";
     if (op.kind == OpKind::SqueezeCopy) return "squeeze_copy is not in the worker protocol";
-    // The protocol's ops are those of format version 3 and older; a newer op is
-    // outside it until slicefuzz_worker.py parses it.
-    if (op_kind_info(op.kind).min_version > 3) return std::string(op_kind_name(op.kind)) + " is not in the worker protocol";
+    // The protocol's ops are those of format version 3 and older, and the newer
+    // ones slicefuzz_worker.py parses (permute_copy); another newer op is outside
+    // it until the worker parses it.
+    if (op_kind_info(op.kind).min_version > 3 && op.kind != OpKind::PermuteCopy)
+      return std::string(op_kind_name(op.kind)) + " is not in the worker protocol";
     if (op.kind == OpKind::NarrowCopy && k < info.ops.size() && info.ops[k].src >= 0 &&
         info.ops[k].src < static_cast<int>(info.values.size())) {
       // A dim order is a permutation (the analysis checked it): sorted = the default.

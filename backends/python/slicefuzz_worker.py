@@ -30,6 +30,7 @@ OP_FORMS = [
     ("view_copy", re.compile(r"(\w+)\s*=\s*view_copy\((\w+),\s*sizes=\[([^\]]*)\]\)$")),
     ("expand_copy", re.compile(r"(\w+)\s*=\s*expand_copy\((\w+),\s*sizes=\[([^\]]*)\]\)$")),
     ("narrow_copy", re.compile(rf"(\w+)\s*=\s*narrow_copy\((\w+),\s*dim=({_INT}),\s*start=({_INT}),\s*length=({_INT})\)$")),
+    ("permute_copy", re.compile(r"(\w+)\s*=\s*permute_copy\((\w+),\s*dims=\[([^\]]*)\]\)$")),
     ("relu", re.compile(r"(\w+)\s*=\s*relu\((\w+)\)$")),
     ("index_put", re.compile(rf"(\w+)\s*=\s*index_put\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*values=(\w+)\)$")),
     ("index_copy", re.compile(rf"(\w+)\s*=\s*index_copy\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*source=(\w+)\)$")),
@@ -172,6 +173,12 @@ def narrow_copy(src, dim, start, length):
     return torch.narrow(src, dim, start, length).clone()
 
 
+def permute_copy(src, dims):
+    if COPY_OPS[0] == "aten":
+        return torch.ops.aten.permute_copy.default(src, dims)
+    return torch.permute(src, dims).clone()
+
+
 def eager_function(case):
     """The case as an eager PyTorch function of its input; returns the outputs
     that are not the input, cloned at the end (their final values: functionalize
@@ -199,6 +206,8 @@ def eager_function(case):
                 env[a[0]] = expand_copy(env[a[1]], int_list(a[2]))
             elif kind == "narrow_copy":
                 env[a[0]] = narrow_copy(env[a[1]], int(a[2]), int(a[3]), int(a[4]))
+            elif kind == "permute_copy":
+                env[a[0]] = permute_copy(env[a[1]], int_list(a[2]))
             elif kind == "relu":
                 env[a[0]] = torch.relu(env[a[1]])
             elif kind == "index_put":  # indices = [None] * dim + [index]
