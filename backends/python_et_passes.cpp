@@ -109,7 +109,7 @@ std::string outside_et_worker(const Case& c, const ProgramInfo& info) {
     // The protocol's ops are those of format version 3 and older, and the newer
     // ones slicefuzz_worker.py parses (permute_copy); another newer op is outside
     // it until the worker parses it.
-    if (op_kind_info(op.kind).min_version > 3 && op.kind != OpKind::PermuteCopy)
+    if (op_kind_info(op.kind).min_version > kLastStaticCaseVersion && op.kind != OpKind::PermuteCopy)
       return std::string(op_kind_name(op.kind)) + " is not in the worker protocol";
     if (op.kind == OpKind::NarrowCopy && k < info.ops.size() && info.ops[k].src >= 0 &&
         info.ops[k].src < static_cast<int>(info.values.size())) {

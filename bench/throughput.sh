@@ -25,7 +25,8 @@ cd "$(dirname "$0")/.."
 
 BASELINE="${THROUGHPUT_BASELINE-93571b6}"
 echo "== build (fuzz preset: fuzz_program, fuzz_ceiling, slicefuzz)" >&2
-cmake --preset fuzz >/dev/null
+source ci/executorch_trees.sh  # the same trees as ci/test.sh: every backend in the binary
+cmake --preset fuzz "${ET_CMAKE_ARGS[@]}" >/dev/null
 cmake --build --preset fuzz --target fuzz_program fuzz_ceiling slicefuzz >&2
 
 ARGS=()

@@ -7,7 +7,8 @@
 # Extra arguments go to the script (e.g. --compare build/baseline/X/build/fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake --preset fuzz >/dev/null
+source ci/executorch_trees.sh  # the same trees as ci/test.sh: every backend in the binary
+cmake --preset fuzz "${ET_CMAKE_ARGS[@]}" >/dev/null
 cmake --build --preset fuzz --target fuzz_program >&2
 exec /usr/bin/python3 bench/version_ratio.py --build build/fuzz \
   --seconds "${VERSION_RATIO_SECONDS:-20}" --rounds "${VERSION_RATIO_ROUNDS:-2}" "$@"

@@ -1,4 +1,4 @@
-# Sourced by ci/test.sh, ci/fuzz.sh and ci/selftest.sh (from the repository's root):
+# Sourced by ci/test.sh, ci/fuzz.sh, ci/selftest.sh and bench/*.sh (from the repository's root):
 # the ExecuTorch trees every preset is configured with, so each binary (slicefuzz,
 # fuzz_program) has the same backends. ET_SRC: a user's checkout through
 # SLICEFUZZ_EXECUTORCH_SRC, else the unmodified snapshot beside this repository.

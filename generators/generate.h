@@ -21,7 +21,7 @@ namespace slicefuzz {
 // into a share of the cases from a stream of their own, generate.cpp).
 // The unit tests' stream: version 3, the newest before dynamic programs and
 // permute_copy (generate_case's default; the verbs generate version 4).
-inline constexpr int kUnitStreamVersion = 3;
+inline constexpr int kUnitStreamVersion = kLastStaticCaseVersion;
 Case generate_case(uint64_t seed, uint64_t index, bool eager = false,
                    int version = kUnitStreamVersion);
 

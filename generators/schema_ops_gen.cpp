@@ -138,7 +138,7 @@ bool insert_schema_op_up_to(Case& c, Rng& rng, int version) {
 bool insert_newer_schema_op(Case& c, Rng& rng, int version) {
   std::vector<OpKind> newer;
   for (OpKind k : schema_op_kinds_up_to(version))
-    if (op_kind_info(k).min_version > 3) newer.push_back(k);
+    if (op_kind_info(k).min_version > kLastStaticCaseVersion) newer.push_back(k);
   return insert_one_of(c, rng, newer);
 }
 
@@ -183,7 +183,7 @@ bool insert_one_of(Case& c, Rng& rng, const std::vector<OpKind>& kinds) {
 
 }  // namespace
 
-bool insert_schema_op(Case& c, Rng& rng) { return insert_schema_op_up_to(c, rng, 3); }
+bool insert_schema_op(Case& c, Rng& rng) { return insert_schema_op_up_to(c, rng, kLastStaticCaseVersion); }
 bool insert_schema_op_v4(Case& c, Rng& rng) { return insert_schema_op_up_to(c, rng, kLatestCaseVersion); }
 
 }  // namespace slicefuzz::gen

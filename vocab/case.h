@@ -43,6 +43,9 @@ inline bool op_reads_other(OpKind k) {
 // may take at an execution. The top of the range is the bound of every dim that
 // the symbol sizes (DYNAMIC_BOUND).
 inline constexpr int kDynamicCaseVersion = 4;
+// The newest version without symbols: the static stream, and the ops the
+// out-of-process worker protocol was written for.
+inline constexpr int kLastStaticCaseVersion = kDynamicCaseVersion - 1;
 inline constexpr int kNewestReadableCaseVersion =
     kLatestCaseVersion > kDynamicCaseVersion ? kLatestCaseVersion : kDynamicCaseVersion;
 inline constexpr int64_t kMaxSymbolValue = int64_t{1} << 20;  // a range's top, at most
