@@ -7,6 +7,7 @@
 // than the 30 s job timeout to import torch, and the first case was a TIMEOUT.
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "harness/run/isolation.h"
+#include "harness/run/report_symbolizer.h"
 
 namespace slicefuzz {
 namespace {
@@ -123,6 +125,59 @@ TEST(IsolationFiles, ADeadWorkersStderrTailStillReachesTheOutcome) {
   EXPECT_EQ(outcomes[0].detail, "worker exited with status 3");
   EXPECT_NE(outcomes[0].log.find("the worker's last words"), std::string::npos) << outcomes[0].log;
   EXPECT_EQ(outcomes[1].status, JobOutcome::Status::Ok) << outcomes[1].detail;
+}
+
+// A function of this binary with a name to find in a symbolized frame.
+__attribute__((noinline)) int a_frame_for_the_symbolizer(int x) { return x * 7 + 1; }
+
+// "#0 0xADDR  (MODULE+0xOFF) (BuildId: ...)", the line ASan prints for a frame
+// with symbolize=0, for a_frame_for_the_symbolizer.
+std::string unsymbolized_frame_line() {
+  Dl_info info{};
+  void* fn = reinterpret_cast<void*>(&a_frame_for_the_symbolizer);
+  if (!dladdr(fn, &info)) return "";
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "";
+  char line[4300];
+  std::snprintf(line, sizeof line, "    #0 %p  (%.*s+0x%zx) (BuildId: 0123)", fn, static_cast<int>(n), exe,
+                static_cast<size_t>(static_cast<char*>(fn) - static_cast<char*>(info.dli_fbase)));
+  return line;
+}
+
+TEST(ReportSymbolizer, NamesAFrameOfThisBinaryAndLeavesEveryOtherLineAlone) {
+  const std::string frame = unsymbolized_frame_line();
+  ASSERT_FALSE(frame.empty());
+  const std::string unknown = "    #1 0x1234  (/nonexistent/module.so+0x10) (BuildId: 4567)";
+  const std::string log = "==1==ERROR: AddressSanitizer: heap-buffer-overflow\n" + frame + "\n" + unknown +
+                          "\n    #2 0x55ab in already::symbolized() /src/a.cpp:1:2\nSUMMARY: the end";
+  const std::string got = symbolize_report(log);
+  EXPECT_EQ(got.rfind("==1==ERROR: AddressSanitizer: heap-buffer-overflow\n    #0 0x", 0), 0u) << got;
+  EXPECT_NE(got.find(" in slicefuzz::(anonymous namespace)::a_frame_for_the_symbolizer(int) "), std::string::npos)
+      << got;
+  EXPECT_NE(got.find("tests/isolation_test.cpp:"), std::string::npos) << got;
+  EXPECT_EQ(got.find("(BuildId: 0123)"), std::string::npos) << got;  // the frame line was replaced
+  EXPECT_NE(got.find("\n" + unknown + "\n"), std::string::npos) << got;  // a module nobody can read stays
+  EXPECT_NE(got.find("\n    #2 0x55ab in already::symbolized() /src/a.cpp:1:2\nSUMMARY: the end"), std::string::npos)
+      << got;
+  EXPECT_EQ(symbolize_report("no frames here\n"), "no frames here\n");
+}
+
+TEST(ReportSymbolizer, ADeadWorkersUnsymbolizedReportReachesTheOutcomeSymbolized) {
+  const std::string frame = unsymbolized_frame_line();
+  ASSERT_FALSE(frame.empty());
+  const auto outcomes = run(
+      [&frame](size_t, const std::string&) -> std::string {
+        std::fprintf(stderr, "==9==ERROR: AddressSanitizer: stack-use-after-scope\n%s\n", frame.c_str());
+        std::fflush(stderr);
+        std::_Exit(1);
+      },
+      30);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[0].status, JobOutcome::Status::Sanitizer);
+  EXPECT_NE(outcomes[0].log.find(" in slicefuzz::(anonymous namespace)::a_frame_for_the_symbolizer(int) "),
+            std::string::npos)
+      << outcomes[0].log;
 }
 
 }  // namespace

@@ -1,4 +1,8 @@
 // slicefuzz: differential testing of slice_copy -> et_slice against libtorch.
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -37,6 +41,29 @@ constexpr Verb kVerbs[] = {
     {"triage", slicefuzz::cli_triage},
 };
 
+// Whether the command line holds --no-isolate, read from /proc/self/cmdline: ASan
+// asks for its options while it starts, before main has argv, its shadow memory
+// or its interceptors, so nothing here may be instrumented or call libc's string
+// functions (raw system calls and plain loops only).
+__attribute__((no_sanitize("address", "undefined"))) bool started_with_no_isolate() {
+  static char cmdline[1 << 16];
+  const long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  long n = 0;
+  for (long got = 1; got > 0 && n < static_cast<long>(sizeof cmdline) - 1; n += got > 0 ? got : 0)
+    got = syscall(SYS_read, fd, cmdline + n, sizeof cmdline - 1 - static_cast<size_t>(n));
+  syscall(SYS_close, fd);
+  static const char kFlag[] = "--no-isolate";
+  for (long i = 0; i < n;) {
+    long j = 0;
+    while (kFlag[j] && i + j < n && cmdline[i + j] == kFlag[j]) ++j;
+    if (!kFlag[j] && i + j < n + 1 && (i + j == n || cmdline[i + j] == '\0')) return true;
+    while (i < n && cmdline[i] != '\0') ++i;
+    ++i;
+  }
+  return false;
+}
+
 }  // namespace
 
 // UBSan reports carry a stack, so its findings get a root-cause frame like
@@ -45,7 +72,13 @@ constexpr Verb kVerbs[] = {
 // backends/executorch/CMakeLists.txt) must still end the worker at its first report.
 // handle_abort: a system under test that aborts (ExecuTorch's ET_CHECK) leaves a
 // stack in the worker's log, so its signature names the frame, not "no-sut-frame".
-extern "C" const char* __asan_default_options() { return "handle_abort=1"; }
+// symbolize=0: a job worker's report is symbolized by the harness, with one
+// llvm-symbolizer kept alive (harness/run/report_symbolizer.h), not by a fresh one
+// in every dying worker. With --no-isolate no harness outlives the report, so
+// ASan symbolizes its own. ASAN_OPTIONS still overrides either.
+extern "C" __attribute__((no_sanitize("address", "undefined"))) const char* __asan_default_options() {
+  return started_with_no_isolate() ? "handle_abort=1" : "handle_abort=1:symbolize=0";
+}
 extern "C" const char* __ubsan_default_options() { return "print_stacktrace=1:halt_on_error=1"; }
 
 int main(int argc, char** argv) {

@@ -1,5 +1,7 @@
 #include "harness/run/isolation.h"
 
+#include "harness/run/report_symbolizer.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -155,7 +157,8 @@ void retire(Worker& w, bool kill_it) {
 // Why a worker died while running a job.
 JobOutcome death_outcome(const Worker& w, int status) {
   JobOutcome o;
-  std::string log = read_tail(w.stderr_fd, 64 << 10);
+  // Symbolized here (the workers run with symbolize=0: harness/cli/main.cpp).
+  std::string log = symbolize_report(read_tail(w.stderr_fd, 64 << 10));
   std::string headline = sanitizer_headline(log);
   o.log = log;
   if (!headline.empty()) {
