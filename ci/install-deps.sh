@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package slicefuzz needs to build, test and fuzz
-# (patchelf bundles the OSS-Fuzz build's libraries, debootstrap makes the root
+# (llvm gives the unversioned llvm-symbolizer ASan and the harness look up by
+# name; patchelf bundles the OSS-Fuzz build's libraries, debootstrap makes the root
 # file system of ci/oss-fuzz-chroot-test.sh, flatbuffers writes and reads the
 # ExecuTorch programs of the executorch-runtime backend).
 # Idempotent, and fast when everything is present (no apt-get update then).
 set -euo pipefail
 
 PACKAGES=(
-  clang-14 llvm-14 lld-14 libfuzzer-14-dev libclang-rt-14-dev
+  clang-14 llvm-14 llvm lld-14 libfuzzer-14-dev libclang-rt-14-dev
   cmake ninja-build pkg-config
   libtorch-dev python3-torch
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev

@@ -76,8 +76,10 @@ class SymbolizerProcess {
       // Nothing else of the harness stays open in it: a job worker's pipe held
       // here would never see its EOF.
       for (int fd = 3; fd < 4096; ++fd) close(fd);
-      execlp(path.c_str(), path.c_str(), "--inlining", "--demangle", "--functions=linkage",
-             static_cast<char*>(nullptr));
+      // The first that runs: $ASAN_SYMBOLIZER_PATH, else Debian's unversioned name
+      // (package llvm), else llvm-14's (what ci/install-deps.sh installs).
+      for (const char* candidate : {path.c_str(), "llvm-symbolizer-14", "/usr/lib/llvm-14/bin/llvm-symbolizer"})
+        execlp(candidate, candidate, "--inlining", "--demangle", "--functions=linkage", static_cast<char*>(nullptr));
       _exit(127);
     }
     close(down[0]);
