@@ -126,6 +126,11 @@ TEST(CliExits, NoIsolateKeepsEveryPassLinePrintedBeforeASanitizerAbort) {
                     /*stdout_only=*/true);
   EXPECT_NE(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("PASS " + d + "/a_good.case\n"), std::string::npos) << r.out;
+  // With --no-isolate no harness outlives the report to symbolize it, so ASan
+  // symbolizes its own (the CLI's default symbolize=0 is for isolated workers).
+  r = cli("check --no-isolate --backend faulty-stride0-offset " + d + "/b_crash.case", /*stdout_only=*/false);
+  EXPECT_NE(r.output.find("ERROR: AddressSanitizer"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" in slicefuzz::"), std::string::npos) << r.output;
 }
 
 // The default list of known findings is relative to the working directory: run

@@ -176,20 +176,6 @@ def run_bytes(gm, x, copy_like):
     return out
 
 
-# The candidate checks, in the order the diagnosis tries them: (cause word, what
-# the check requires of a scatter before the pass may delete it).
-MISSING_CHECKS = (
-    ("reinplace-inverse-scatter:other-value",
-     "a deleted scatter writes back the reinplaced node (or a scatter of it already accepted: a view chain)"),
-    ("reinplace-inverse-scatter:other-view",
-     "a deleted scatter inverts the reinplaced node's own self argument (or a view that self argument is taken from)"),
-    ("reinplace-self-overlap:aliased-operand",
-     "no argument of a reinplaced node but its self argument is an alias of the self argument's storage"),
-    ("reinplace-alias-sets:copied-not-merged",
-     "the alias sets of two storages a reinplacement joins stay one set"),
-)
-
-
 def _same_metadata(a, b):
     return a.size() == b.size() and a.stride() == b.stride() and a.storage_offset() == b.storage_offset()
 
@@ -216,8 +202,8 @@ def _inverts_self_chain(scatter, self_arg):
 
 
 def _with_check(which):
-    """`_get_view_inverse_node_usages` with candidate check `which` (an index into
-    MISSING_CHECKS) added: the pass's own answer, minus the scatters the check
+    """`_get_view_inverse_node_usages` with scatter check `which` (0: the source,
+    1: the view) added: the pass's own answer, minus the scatters the check
     refuses. The node being reinplaced is the caller's local `node` (reinplace's
     loop variable; torch 1.13, torch/fx/passes/reinplace.py)."""
     original = reinplace_module._get_view_inverse_node_usages
@@ -298,20 +284,42 @@ class _SharedAliasSets(dict):
         return group
 
 
-def _patch(which):
-    """(module attribute, original, replacement) that adds candidate check `which`."""
-    if which in (0, 1):
+def _scatter_check(which):
+    """The patch for candidate check `which` of _with_check (0: the scatter's
+    source, 1: the scatter's view)."""
+    def patch():
         original, checked = _with_check(which)
         return "_get_view_inverse_node_usages", original, checked
-    if which == 2:
-        return _refusing_aliased_operands()
+    return patch
+
+
+def _shared_alias_sets():
     return "defaultdict", reinplace_module.defaultdict, _SharedAliasSets
+
+
+# The candidate checks, in the order the diagnosis tries them: (cause word, what
+# the check requires, the patch of torch.fx.passes.reinplace that adds it: a
+# function giving (module attribute, original, replacement)).
+MISSING_CHECKS = (
+    ("reinplace-inverse-scatter:other-value",
+     "a deleted scatter writes back the reinplaced node (or a scatter of it already accepted: a view chain)",
+     _scatter_check(0)),
+    ("reinplace-inverse-scatter:other-view",
+     "a deleted scatter inverts the reinplaced node's own self argument (or a view that self argument is taken from)",
+     _scatter_check(1)),
+    ("reinplace-self-overlap:aliased-operand",
+     "no argument of a reinplaced node but its self argument is an alias of the self argument's storage",
+     _refusing_aliased_operands),
+    ("reinplace-alias-sets:copied-not-merged",
+     "the alias sets of two storages a reinplacement joins stay one set",
+     _shared_alias_sets),
+)
 
 
 def rerun_with_check(gm0, x, copy_like, which):
     """The reinplaced graph torch.fx.passes.reinplace makes of gm0 with candidate
     check `which` added."""
-    name, original, replacement = _patch(which)
+    name, original, replacement = MISSING_CHECKS[which][2]()
     setattr(reinplace_module, name, replacement)
     try:
         return reinplace_module.reinplace(copy.deepcopy(gm0), copy_like(x))
@@ -323,7 +331,7 @@ def missing_check(gm0, x, copy_like, want):
     """(cause word or None, text lines): the first candidate check whose addition
     alone gives the functional graph's result."""
     lines = []
-    for i, (word, requirement) in enumerate(MISSING_CHECKS):
+    for i, (word, requirement, _) in enumerate(MISSING_CHECKS):
         try:
             fixed = run_bytes(rerun_with_check(gm0, x, copy_like, i), x, copy_like) == want
         except Exception as e:  # the pass or the graph cannot take it: no verdict on it

@@ -57,7 +57,7 @@ __attribute__((no_sanitize("address", "undefined"))) bool started_with_no_isolat
   for (long i = 0; i < n;) {
     long j = 0;
     while (kFlag[j] && i + j < n && cmdline[i + j] == kFlag[j]) ++j;
-    if (!kFlag[j] && i + j < n + 1 && (i + j == n || cmdline[i + j] == '\0')) return true;
+    if (!kFlag[j] && (i + j == n || cmdline[i + j] == '\0')) return true;  // the whole argument
     while (i < n && cmdline[i] != '\0') ++i;
     ++i;
   }
