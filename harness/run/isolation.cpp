@@ -1,5 +1,6 @@
 #include "harness/run/isolation.h"
 
+#include "harness/run/line_process.h"
 #include "harness/run/report_symbolizer.h"
 
 #include <fcntl.h>
@@ -20,18 +21,6 @@
 namespace slicefuzz {
 
 namespace {
-
-bool write_all(int fd, const void* p, size_t n) {
-  const char* c = static_cast<const char*>(p);
-  while (n) {
-    ssize_t w = write(fd, c, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    c += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
 
 bool read_all(int fd, void* p, size_t n) {
   char* c = static_cast<char*>(p);

@@ -1,13 +1,10 @@
 #include "harness/run/worker_client.h"
 
 #include "harness/run/isolation.h"
+#include "harness/run/line_process.h"
 
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -31,13 +28,13 @@ Clock::time_point after(double seconds) {
 }
 
 struct Worker {
-  pid_t pid = -1;
-  int to = -1, from = -1;
-  std::string buffer;   // bytes read but not yet consumed
+  LineProcess process;
   // The worker's stderr: a file unlinked as soon as it is made (only this
   // descriptor, and the worker's fd 2, hold it), so that no log is ever left
-  // behind, whatever ends the harness process.
+  // behind, whatever ends the harness process. Owned by log_owner: a forked job
+  // worker makes its own rather than truncate its parent's.
   int log_fd = -1;
+  pid_t log_owner = -1;
 };
 
 std::map<std::vector<std::string>, Worker>& workers() {
@@ -58,110 +55,29 @@ std::string log_tail(const Worker& w) {
   return s;
 }
 
-// Ends the worker (it may already be dead) and says how it ended.
-std::string stop(Worker& w) {
-  std::string how;
-  if (w.pid > 0) {
-    int status = 0;
-    pid_t r = waitpid(w.pid, &status, WNOHANG);
-    if (r == 0) {
-      kill(w.pid, SIGKILL);
-      waitpid(w.pid, &status, 0);
-      how = "killed";
-    } else if (r == w.pid && WIFSIGNALED(status)) {
-      how = std::string("killed by signal ") + strsignal(WTERMSIG(status));
-    } else if (r == w.pid && WIFEXITED(status)) {
-      how = "exited with status " + std::to_string(WEXITSTATUS(status));
-    }
-  }
-  if (w.to >= 0) close(w.to);
-  if (w.from >= 0) close(w.from);
-  w.pid = -1;
-  w.to = w.from = -1;
-  w.buffer.clear();
-  return how;
-}
-
-// One line (without '\n'), or false at the deadline (timed_out) or EOF.
-bool read_line(Worker& w, Clock::time_point deadline, std::string& line, bool& timed_out) {
-  timed_out = false;
-  for (;;) {
-    size_t nl = w.buffer.find('\n');
-    if (nl != std::string::npos) {
-      line = w.buffer.substr(0, nl);
-      w.buffer.erase(0, nl + 1);
-      return true;
-    }
-    if (w.buffer.size() > kMaxLine) return false;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) return timed_out = true, false;
-    pollfd p{w.from, POLLIN, 0};
-    int r = poll(&p, 1, static_cast<int>(left.count()));
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) return timed_out = true, false;
-    char buf[65536];
-    ssize_t n = read(w.from, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    w.buffer.append(buf, static_cast<size_t>(n));
-  }
-}
-
-bool write_all(int fd, const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    ssize_t n = write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 // Starts the worker and waits for its greeting `slicefuzz-worker 1 ...`.
 std::string start(const std::vector<std::string>& command, Worker& w) {
-  static bool once = [] { return signal(SIGPIPE, SIG_IGN), true; }();
-  (void)once;
-  int down[2], up[2];
-  if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC)) return "pipe failed";
-  if (w.log_fd < 0) {
+  if (w.log_fd >= 0 && w.log_owner == getpid()) {
+    // A restarted worker's log starts empty (were it not, the tail still ends in its lines).
+    const int truncated = ftruncate(w.log_fd, 0);
+    (void)truncated;
+  } else {
+    if (w.log_fd >= 0) close(w.log_fd);  // the parent's, inherited through fork
     const char* dir = std::getenv("TMPDIR");
     std::string path = std::string(dir && *dir ? dir : "/tmp") + "/slicefuzz-ext-worker-XXXXXX";
     w.log_fd = mkostemp(path.data(), O_APPEND | O_CLOEXEC);
     if (w.log_fd >= 0) unlink(path.c_str());
-  } else {
-    // A restarted worker's log starts empty (were it not, the tail still ends in its lines).
-    const int truncated = ftruncate(w.log_fd, 0);
-    (void)truncated;
+    w.log_owner = getpid();
   }
-  const pid_t parent = getpid();
-  w.pid = fork();
-  if (w.pid < 0) return "fork failed";
-  if (w.pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the harness process
-    if (getppid() != parent) _exit(127);
-    dup2(down[0], 0);
-    dup2(up[1], 1);
-    if (w.log_fd >= 0) dup2(w.log_fd, 2);
-    std::vector<char*> argv;
-    for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  close(down[0]);
-  close(up[1]);
-  w.to = down[1];
-  w.from = up[0];
+  const std::string failed = w.process.start(command, w.log_fd);
+  if (!failed.empty()) return failed;
   std::string line;
-  bool timed_out = false;
-  const auto deadline = after(kStartupSeconds);
-  if (!read_line(w, deadline, line, timed_out) || line.rfind("slicefuzz-worker 1", 0) != 0) {
-    std::string why = timed_out ? "no greeting within " + std::to_string(int(kStartupSeconds)) + " s"
-                                : "expected the greeting 'slicefuzz-worker 1', got '" +
-                                      line.substr(0, 80) + "'";
-    std::string how = stop(w);
+  const LineProcess::Read got = w.process.read_line(line, after(kStartupSeconds), kMaxLine);
+  if (got != LineProcess::Read::Line || line.rfind("slicefuzz-worker 1", 0) != 0) {
+    std::string why = got == LineProcess::Read::Timeout
+                          ? "no greeting within " + std::to_string(int(kStartupSeconds)) + " s"
+                          : "expected the greeting 'slicefuzz-worker 1', got '" + line.substr(0, 80) + "'";
+    std::string how = w.process.stop();
     return why + (how.empty() ? "" : " (worker " + how + ")");
   }
   return {};
@@ -257,13 +173,13 @@ WorkerAnswer ask_worker(const std::vector<std::string>& command, const std::stri
   WorkerAnswer a;
   Worker& w = workers()[command];
   auto fail = [&](WorkerAnswer::Status s, std::string detail) {
-    std::string how = stop(w);
+    std::string how = w.process.stop();
     a.status = s;
     a.detail = std::move(detail) + (how.empty() ? "" : " (worker " + how + ")");
     a.log = log_tail(w);
     return a;
   };
-  if (w.pid < 0) {
+  if (!w.process.running()) {
     std::string why;
     {
       const JobStartup startup(kStartupSeconds);  // not this case's time (isolation.h)
@@ -276,19 +192,20 @@ WorkerAnswer ask_worker(const std::vector<std::string>& command, const std::stri
   for (size_t i = 0; i < input.sizes.size(); ++i)
     request += (i ? ", " : "") + std::to_string(input.sizes[i]);
   request += "] hex " + to_hex(input.bytes) + "\n";
-  if (!write_all(w.to, request))
+  if (!w.process.send(request))
     return fail(WorkerAnswer::Status::Crash, "the worker closed its stdin");
 
   const auto deadline = after(timeout_s);
-  bool first = true, timed_out = false;
+  bool first = true;
   for (std::string line;;) {
-    if (!read_line(w, deadline, line, timed_out)) {
-      if (timed_out)
-        return fail(WorkerAnswer::Status::Timeout,
-                    "no answer within " + std::to_string(timeout_s) + " s");
-      if (w.buffer.size() > kMaxLine)
+    switch (w.process.read_line(line, deadline, kMaxLine)) {
+      case LineProcess::Read::Line: break;
+      case LineProcess::Read::Timeout:
+        return fail(WorkerAnswer::Status::Timeout, "no answer within " + std::to_string(timeout_s) + " s");
+      case LineProcess::Read::TooLong:
         return fail(WorkerAnswer::Status::Protocol, "an answer line longer than 64 MiB");
-      return fail(WorkerAnswer::Status::Crash, "the worker died before 'end'");
+      case LineProcess::Read::Eof:
+        return fail(WorkerAnswer::Status::Crash, "the worker died before 'end'");
     }
     std::string word = line.substr(0, line.find(' '));
     if (word == "end") break;

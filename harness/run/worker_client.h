@@ -1,7 +1,8 @@
 // The client side of the out-of-process backend protocol (README, "Out-of-process
 // backends"): a persistent worker per command, per process, started on first use
 // and restarted after it times out, dies or answers garbage. A forked harness
-// worker keeps its own (the child is killed with its parent: PR_SET_PDEATHSIG).
+// worker keeps its own (harness/run/line_process.h: the child dies with its
+// parent, and only the process that started it talks to it).
 #pragma once
 #include <string>
 #include <vector>
