@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/worker_protocol.h"
 
 namespace slicefuzz {
 
@@ -92,25 +93,14 @@ const std::vector<EtFault>& faults() {
   return f;
 }
 
-// Case format ops the worker protocol carries (slicefuzz_worker.py): version 1's,
-// the eager ops (relu, index_copy, index_put included) and, as their aten *_copy
-// ops, every view-copy op of version 3 and older and permute_copy but squeeze_copy (torch 1.13 has no squeeze_copy.dims,
-// the several-dims form to_edge would hand a pass); squeeze_copy and clone into a
-// dim order are UNSUPPORTED with this reason. So is a narrow_copy of a value in
-// another dim order than the default: torch 1.13's aten::narrow_copy is silently
-// wrong on a non-contiguous CPU input (pytorch/pytorch issue 91690, fixed by PR
-// 91789 after 1.13), so the worker's own program would be.
+// The worker protocol's ops (backends/worker_protocol.h), but a narrow_copy of a
+// value in another dim order than the default: torch 1.13's aten::narrow_copy is
+// silently wrong on a non-contiguous CPU input (pytorch/pytorch issue 91690, fixed
+// by PR 91789 after 1.13), so the worker's own program would be.
 std::string outside_et_worker(const Case& c, const ProgramInfo& info) {
-  if (c.inputs.size() != 1) return "the worker protocol carries one input";
+  if (std::string why = outside_worker_protocol_ops(c); !why.empty()) return why;
   for (size_t k = 0; k < c.ops.size(); ++k) {
     const Op& op = c.ops[k];
-    if (op.kind == OpKind::Clone && op.dim_order) return "clone(dim_order=...) is not in the worker protocol";
-    if (op.kind == OpKind::SqueezeCopy) return "squeeze_copy is not in the worker protocol";
-    // The protocol's ops are those of format version 3 and older, and the newer
-    // ones slicefuzz_worker.py parses (permute_copy); another newer op is outside
-    // it until the worker parses it.
-    if (op_kind_info(op.kind).min_version > kLastStaticCaseVersion && op.kind != OpKind::PermuteCopy)
-      return std::string(op_kind_name(op.kind)) + " is not in the worker protocol";
     if (op.kind == OpKind::NarrowCopy && k < info.ops.size() && info.ops[k].src >= 0 &&
         info.ops[k].src < static_cast<int>(info.values.size())) {
       // A dim order is a permutation (the analysis checked it): sorted = the default.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "backends/backend.h"
+#include "backends/worker_protocol.h"
 
 namespace slicefuzz {
 
@@ -15,20 +16,9 @@ std::string python() {
   return p && *p ? p : "/usr/bin/python3";
 }
 
-// The worker protocol (README, "Out-of-process backends") carries the ops of
-// version 1, the eager ops, and the view-copy ops slicefuzz_worker.py parses
-// (each its torch view, cloned); squeeze_copy (torch 1.13 has no squeeze.dims)
-// and clone into a dim order are not in it: such cases are UNSUPPORTED, never a
-// worker crash.
-std::string outside_worker_protocol(const Case& c, const ProgramInfo&) {
-  for (const Op& op : c.ops) {
-    if (op.kind == OpKind::Clone && op.dim_order)
-      return "clone(dim_order=...) is not in the worker protocol";
-    if (op.kind == OpKind::SqueezeCopy)
-      return std::string(op_kind_name(op.kind)) + " is not in the worker protocol";
-  }
-  return "";
-}
+// The worker protocol's ops (backends/worker_protocol.h): a case with another
+// op is UNSUPPORTED, never a worker crash.
+std::string outside_worker_protocol(const Case& c, const ProgramInfo&) { return outside_worker_protocol_ops(c); }
 
 Backend worker_backend(std::string name, std::string description,
                        std::vector<std::string> command) {

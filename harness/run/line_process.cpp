@@ -105,10 +105,16 @@ std::string LineProcess::stop() {
   std::string how;
   if (running()) {
     int status = 0;
-    const pid_t r = waitpid(pid_, &status, WNOHANG);
+    pid_t r = waitpid(pid_, &status, WNOHANG);
+    bool killed = false;
     if (r == 0) {
+      // Alive, or between closing its pipes and being reaped: a child that had
+      // already exited still says so after the SIGKILL.
       kill(pid_, SIGKILL);
-      waitpid(pid_, &status, 0);
+      r = waitpid(pid_, &status, 0);
+      killed = true;
+    }
+    if (killed && r == pid_ && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
       how = "killed";
     } else if (r == pid_ && WIFSIGNALED(status)) {
       how = std::string("killed by signal ") + strsignal(WTERMSIG(status));
