@@ -305,9 +305,13 @@ void repair_case(Case& c, int64_t byte_budget, size_t max_ops) {
 
 bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget) {
   // The case before the mutation, for refitting only (a copy per attempt otherwise).
-  // A dynamic case too: a mutant the dynamic analysis refuses is undone.
+  // A dynamic mutant too, whether it was dynamic before or this mutator made it
+  // so (MakeDynamic): one the dynamic analysis refuses is undone. (Copied for a
+  // dynamic case only, MakeDynamic's refused mutants were "undone" from an empty
+  // optional: a SEGV in fuzz_program's mutator on the next copy of the case,
+  // found by the self-test, executorch-runtime, fuzz seed 2.)
   std::optional<Case> before;
-  if (m.refits || c.is_dynamic()) before = c;
+  if (m.refits || c.is_dynamic() || m.makes_version >= kDynamicCaseVersion) before = c;
   if (!m.apply(c, rng)) return false;
   repair_case(c, byte_budget, kFuzzMaxOps);
   if (m.refits && chance(rng, kRefitPercent)) {

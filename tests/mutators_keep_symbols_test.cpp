@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "generators/generate.h"
 #include "generators/mutator.h"
 #include "oracles/parse_case.h"
 #include "vocab/case_format.h"
@@ -121,6 +122,37 @@ TEST(MutatorsKeepSymbols, MakeDynamicTurnsStaticSeedsDynamicOnlyAtVersionFour) {
     mutate_case(c, rng, kFuzzByteBudget, &applied, 3);
     ASSERT_FALSE(c.is_dynamic()) << "a version-3 campaign made a dynamic mutant:\n" << print_case(c);
   }
+}
+
+// A MakeDynamic mutant the dynamic analysis refuses (a rank that depends on a
+// symbol, say) is undone: the case is as it was, and mutation goes on from it.
+// It was once "undone" from the copy apply_mutator takes of a dynamic case only,
+// an empty one for a static case: fuzz_program's mutator then read garbage (a
+// SEGV copying the case, found by the self-test on executorch-runtime, seed 2).
+TEST(MutatorsKeepSymbols, AMakeDynamicMutantTheAnalysisRefusesIsUndone) {
+  const CaseMutator* make = nullptr;
+  for (const CaseMutator& m : case_mutators())
+    if (std::string(m.name) == "MakeDynamic") make = &m;
+  ASSERT_NE(make, nullptr);
+  int refused = 0, tried = 0;
+  std::mt19937_64 rng(7);
+  for (uint64_t i = 0; i < 3000 && refused < 5; ++i) {
+    // Static mutants, as a version-4 fuzz corpus holds them (ops broken on
+    // purpose among them), the sort the fuzzer's refusals came from.
+    Case start = generate_case(17, i);
+    repair_case(start, kFuzzByteBudget, kFuzzMaxOps);
+    for (int m = 0; m < 3; ++m) mutate_case(start, rng, kFuzzByteBudget, nullptr, kLastStaticCaseVersion);
+    std::mt19937_64 same = rng;  // the mutator's own draws, as apply_mutator will make them
+    Case probe = start;
+    const bool applies = make->apply(probe, same);
+    Case c = start;
+    const bool kept = apply_mutator(*make, c, rng);
+    ++tried;
+    if (kept) continue;
+    EXPECT_EQ(print_case(c), print_case(start)) << "a refused MakeDynamic mutant was not undone";
+    if (applies) ++refused;
+  }
+  EXPECT_GT(refused, 0) << "no MakeDynamic mutant was refused by the analysis in " << tried << " cases";
 }
 
 }  // namespace

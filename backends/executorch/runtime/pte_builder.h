@@ -288,9 +288,10 @@ class Builder {
       call.args.push_back(arg(int_at(op, ArgSlot::Index, -1, op.index)));
     } else {
       // et_view(Tensor self, int[] size): the result's sizes, as memory.view
-      // carries them: view_copy's own list; a squeeze's or unsqueeze's from its
-      // input's sizes at run time when the result's vary (its dims are the
-      // input's, less the squeezed ones or plus the new one of size 1).
+      // carries them: view_copy's own list; a squeeze's, unsqueeze's or
+      // permute's from its input's sizes at run time when the result's vary (its
+      // dims are the input's, less the squeezed ones, plus the new one of size 1,
+      // or reordered).
       call.name = faulty_prims ? kFaultyEtViewPrim : kEtViewPrim, call.overload = "default";
       std::vector<IntArg> sizes;
       if (op.kind == OpKind::ViewCopy) {
@@ -318,6 +319,9 @@ class Builder {
           if (d == inserted) sizes.push_back(IntArg{1});
           if (d < rank && !dropped[d]) sizes.push_back(size_of(oi.src, d));
         }
+      } else if (result.dynamic_shape && op.kind == OpKind::PermuteCopy) {
+        // permute's result dim j is its input's dim dims[j]: that one's size at run time.
+        for (int64_t dim : op.ints) sizes.push_back(size_of(oi.src, normalize_dim(dim, static_cast<int>(rank)).value_or(0)));
       } else {
         for (int64_t s : result.sizes) sizes.push_back(IntArg{s});
       }
