@@ -52,6 +52,14 @@ struct Backend {
   int64_t arena_alignment = kArenaAlignment;
   // How its rewrite path materialises aliases (the reference checks both).
   AliasMode alias_mode = AliasMode::RuntimeOp;
+  // Its et_view refuses a view that is not dense in the dim order (the reference's
+  // does). False for ExecuTorch's own et_view (kernels/prim_ops/et_view.cpp at
+  // cff6f4dd checks dtype and numel only): ExecuTorch makes it only from
+  // view_copy, whose kernel requires the default dim order, where an
+  // element-order-keeping view is always dense. The alias contract then does not
+  // ask it to refuse one (slicefuzz's permute_copy -> et_view of an input in
+  // another dim order, say); the pass's decision on the op is still judged.
+  bool et_view_guards_density = true;
   // Documented limits: why a case lies outside what the backend supports, or ""
   // (nullptr: no limits). A case outside them that the backend refuses with an
   // error is UNSUPPORTED (counted per reason, not a failure); one it accepts is

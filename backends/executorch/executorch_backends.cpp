@@ -122,6 +122,7 @@ void add_executorch_backends(std::vector<Backend>& out) {
   b.kernels.clone_dim_order = &et_kernels::clone_dim_order;
   b.kernels.et_select_op = &et_kernels::et_select;
   b.kernels.et_view_op = &et_kernels::et_view;
+  b.et_view_guards_density = false;  // upstream's: dtype and numel only (backend.h)
   // Ops without a slot of their own: ExecuTorch's kernel where one is wired,
   // none otherwise (never the reference's: portable_limits calls them unsupported).
   for (const OpKindInfo& row : kOpKinds)
