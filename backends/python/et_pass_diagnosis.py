@@ -34,6 +34,8 @@ result wrong.
 """
 import torch
 
+from slicefuzz_worker import fx_nodes_in
+
 
 def _aten(target):
     """The aten OpOverload behind a node target (an edge op wraps it as `_op`; an
@@ -177,17 +179,6 @@ def _smallest_breaking_set(build, passes, result, names, wrong, expected, lines)
     return []
 
 
-def _nested_nodes(args):
-    """The fx nodes in args, lists included (index_put's indices)."""
-    found = []
-    for a in args:
-        if isinstance(a, torch.fx.Node):
-            found.append(a)
-        elif isinstance(a, (list, tuple)):
-            found += _nested_nodes(a)
-    return found
-
-
 def _cause(fixes, alias_pass, reinplace_pass, lines):
     if fixes["alias"] and fixes["inplace"]:
         # Which way the write goes: into the alias (or an alias of it), so its base
@@ -203,7 +194,7 @@ def _cause(fixes, alias_pass, reinplace_pass, lines):
         node = fixes["inplace"][0]
         out = next(m for m in node.graph.nodes if m.op == "output")
         written = node.args[0]
-        if written in _nested_nodes(node.args[1:]):
+        if written in fx_nodes_in(node.args[1:]):
             why = "inplace-write-of-its-own-operand"  # the op reads what it overwrites
         elif written in out.all_input_nodes:
             why = "inplace-write-to-graph-output"

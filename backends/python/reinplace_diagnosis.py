@@ -52,6 +52,8 @@ import torch.fx.passes.reinplace as reinplace_module
 from torch.fx import Node
 from torch.fx.passes.reinplace import _VIEW_INVERSE_MAP
 
+from slicefuzz_worker import fx_nodes_in
+
 
 def op_name(target):
     """`aten.slice_scatter.default` -> slice_scatter (the op, without overload)."""
@@ -224,17 +226,6 @@ def _with_check(which):
     return original, checked
 
 
-def _nodes_in(args):
-    """The fx nodes in args, lists and dicts included (index_put's indices)."""
-    found = []
-    for a in (args.values() if isinstance(args, dict) else args):
-        if isinstance(a, Node):
-            found.append(a)
-        elif isinstance(a, (list, tuple, dict)):
-            found += _nodes_in(a)
-    return found
-
-
 class _Refused:
     """A later use no scatter inverts: it makes reinplace's Step 2 refuse the node."""
     target = None
@@ -251,7 +242,7 @@ def _refusing_aliased_operands():
         found = original(tensor_aliases, op_index)
         node = sys._getframe(1).f_locals.get("node")
         if isinstance(node, Node) and node.args and any(
-                a in tensor_aliases for a in _nodes_in(node.args[1:]) + _nodes_in(node.kwargs)):
+                a in tensor_aliases for a in fx_nodes_in(node.args[1:]) + fx_nodes_in(node.kwargs)):
             found = set(found) | {_Refused()}
         return found
     return "_get_all_later_node_usages", original, checked

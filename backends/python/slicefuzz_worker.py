@@ -11,6 +11,7 @@ import sys
 import traceback
 
 import torch
+import torch.fx
 
 DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16,
@@ -236,6 +237,18 @@ def eager_function(case):
         CURRENT_OP[0] = -1
         return tuple(env[n].clone() for n in case["outputs"] if n != case["input"])
     return f
+
+
+def fx_nodes_in(args):
+    """The torch.fx nodes in an fx node's args or kwargs, nested lists, tuples and
+    dicts included (index_put's indices): what the workers' diagnoses read."""
+    found = []
+    for a in (args.values() if isinstance(args, dict) else args):
+        if isinstance(a, torch.fx.Node):
+            found.append(a)
+        elif isinstance(a, (list, tuple, dict)):
+            found += fx_nodes_in(a)
+    return found
 
 
 def make_input(case, data_hex):
