@@ -11,6 +11,7 @@ bool in_worker_protocol(OpKind kind) {
     case OpKind::Slice:
     case OpKind::Select:
     case OpKind::AddOut:
+    case OpKind::MulOut:
     case OpKind::SelectCopy:
     case OpKind::UnsqueezeCopy:
     case OpKind::ViewCopy:

@@ -78,6 +78,12 @@ inline constexpr size_t kSchemaOpsCasePercent = 40;
 // get one inserted, from a stream of their own (every other case stays byte for
 // byte its version-3 self).
 inline constexpr size_t kNewerSchemaOpsCasePercent = 20;
+// Version 4's eager op mul: a share of the eager cases have their out-of-place
+// adds made muls by the same integer, each with this chance (percent), from a
+// stream of their own (every other eager case stays byte for byte its
+// version-3 self).
+inline constexpr size_t kMulEagerCasePercent = 40;
+inline constexpr size_t kAddBecomesMulPercent = 50;
 
 
 // ---- version 4: cases with symbols (dynamic_gen.cpp; generate.cpp, --format-version 4)

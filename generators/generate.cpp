@@ -78,6 +78,18 @@ Case with_newer_schema_ops(Case c, uint64_t seed, uint64_t index, uint64_t attem
   return analyze(k, kDefaultByteBudget, info, err) ? k : c;
 }
 
+// Version 4 on: mul in a share of the eager cases (an out-of-place add made a mul
+// by the same integer: the same sizes and dtype), from a stream of their own.
+constexpr uint64_t kMulStream = 0x736c6963656d756c;  // "slicemul"
+Case with_mul(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
+  if (version < kDynamicCaseVersion || !c.has_eager_ops()) return c;
+  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kMulStream, attempt}).next());
+  if (rng() % 100 >= gen::weights::kMulEagerCasePercent) return c;
+  for (Op& op : c.ops)
+    if (op.kind == OpKind::AddOut && rng() % 100 < gen::weights::kAddBecomesMulPercent) op.kind = OpKind::MulOut;
+  return c;
+}
+
 // Version 4 (opt-in): a share of the copy-semantics cases of version 2 on made
 // dynamic (dynamic_gen.h), from a stream of their own.
 constexpr uint64_t kSymbolsStream = 0x736c69636573796d;  // "slicesym"
@@ -91,6 +103,7 @@ Case with_symbols(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int v
 Case generate_versioned(uint64_t seed, uint64_t index, uint64_t attempt, bool eager, int version) {
   Case c = with_schema_ops(generate_keyed(seed, index, attempt, eager), seed, index, attempt, version);
   c = with_newer_schema_ops(std::move(c), seed, index, attempt, version);
+  c = with_mul(std::move(c), seed, index, attempt, version);
   return with_symbols(std::move(c), seed, index, attempt, version);
 }
 Case generate_case(uint64_t seed, uint64_t index, bool eager, int version) {

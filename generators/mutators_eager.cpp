@@ -3,7 +3,7 @@
 // that view read after it (what a re-inplacing pass makes relu_ and an alias pass
 // then reads wrong: issue 36), relu of any value, and index_copy or index_put into
 // such a base (the KV cache's update, which the native delegate makes index_copy_
-// and exir's default reinplace set index_put_). A case without eager ops is
+// and exir's default reinplace set index_put_), and add <-> mul (version 4). A case without eager ops is
 // left alone ("did not apply"): relu would make it an eager program that the
 // in-process backends refuse. Each leaves room for what it inserts below the
 // fuzzer's op limit (kFuzzMaxOps): repair would cut the read that makes the probe.
@@ -116,12 +116,26 @@ bool index_write_of_viewed_base(Case& c, Rng& rng) {
   return true;
 }
 
+// An out-of-place add becomes a mul by the same integer, or back (version 4's
+// mul: issue 36's probe reads its slice as `s * 2`). Same sizes and dtype: the
+// program stays valid.
+bool swap_add_and_mul(Case& c, Rng& rng) {
+  std::vector<size_t> arithmetic;
+  for (size_t i = 0; i < c.ops.size(); ++i)
+    if (c.ops[i].kind == OpKind::AddOut || c.ops[i].kind == OpKind::MulOut) arithmetic.push_back(i);
+  if (arithmetic.empty()) return false;
+  Op& op = c.ops[arithmetic[below(rng, arithmetic.size())]];
+  op.kind = op.kind == OpKind::AddOut ? OpKind::MulOut : OpKind::AddOut;
+  return true;
+}
+
 }  // namespace
 
 std::vector<CaseMutator> eager_mutators() {
   return {{"ReluOfViewedBase", relu_of_viewed_base, false},
           {"InsertRelu", insert_relu, false},
-          {"IndexWriteOfViewedBase", index_write_of_viewed_base, false}};
+          {"IndexWriteOfViewedBase", index_write_of_viewed_base, false},
+          {"SwapAddAndMul", swap_add_and_mul, false, kDynamicCaseVersion}};
 }
 
 }  // namespace slicefuzz::mut

@@ -312,6 +312,45 @@ void add_to_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
   }
 }
 
+template <typename T>
+void mul_modular(uint8_t* p, int64_t k) {
+  // Two's complement wrap, computed in uint64 (no signed overflow): the low bytes
+  // of x * k are those of x * (k wrapped to T).
+  const uint64_t x = static_cast<uint64_t>(static_cast<int64_t>(load<T>(p)));
+  const uint64_t product = x * static_cast<uint64_t>(k);
+  T out;
+  std::memcpy(&out, &product, sizeof(T));  // little-endian: the low bytes
+  store<T>(p, out);
+}
+
+void mul_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
+  const int64_t es = static_cast<int64_t>(element_size(t));
+  const auto each = [&](auto mul_one) {
+    for (int64_t e = 0; e < n; ++e) mul_one(p + e * es);
+  };
+  switch (t) {
+    case ScalarType::Bool:
+      return each([&](uint8_t* q) { store<uint8_t>(q, load<uint8_t>(q) != 0 && k != 0); });
+    case ScalarType::Byte: return each([&](uint8_t* q) { mul_modular<uint8_t>(q, k); });
+    case ScalarType::Char: return each([&](uint8_t* q) { mul_modular<int8_t>(q, k); });
+    case ScalarType::Short: return each([&](uint8_t* q) { mul_modular<int16_t>(q, k); });
+    case ScalarType::Int: return each([&](uint8_t* q) { mul_modular<int32_t>(q, k); });
+    case ScalarType::Long: return each([&](uint8_t* q) { mul_modular<int64_t>(q, k); });
+    case ScalarType::Half:
+    case ScalarType::BFloat16: {
+      const Float16Format& fmt = format16(t);
+      const float kf = fmt.decoded[encode_with(fmt, t, static_cast<float>(k))];
+      return each([&](uint8_t* q) {
+        store<uint16_t>(q, encode_with(fmt, t, fmt.decoded[load<uint16_t>(q)] * kf));
+      });
+    }
+    case ScalarType::Float:
+      return each([&](uint8_t* q) { store<float>(q, load<float>(q) * static_cast<float>(k)); });
+    case ScalarType::Double:
+      return each([&](uint8_t* q) { store<double>(q, load<double>(q) * static_cast<double>(k)); });
+  }
+}
+
 void relu_elements(ScalarType t, uint8_t* p, int64_t n) {
   const int64_t es = static_cast<int64_t>(element_size(t));
   const auto each = [&](auto one) {

@@ -82,6 +82,11 @@ float decode16(ScalarType t, uint16_t bits);
 void add_to_element(ScalarType t, uint8_t* elem, int64_t k);
 // The same on n contiguous elements from `first` (k is rounded to the dtype once).
 void add_to_elements(ScalarType t, uint8_t* first, int64_t n, int64_t k);
+// mul(x, k) on n contiguous elements: k converted to the dtype as torch's cast
+// does it (integers wrap, bool is k != 0, floats round int64 -> float -> dtype),
+// then the product in the dtype: integers wrap, bool is `and`, float16/bfloat16
+// multiply in float (exact for two 11-bit significands) and round once.
+void mul_elements(ScalarType t, uint8_t* first, int64_t n, int64_t k);
 // relu on n contiguous elements: a negative element becomes +0, every other
 // (-0.0 and NaN included) stays, as torch's clamp_min(x, 0) leaves them; uint8 is
 // unchanged. Bool and float16 never get here (op_dtype_error refuses them).

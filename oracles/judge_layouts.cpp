@@ -244,6 +244,7 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       }
       return;
     case OpKind::AddOut:
+    case OpKind::MulOut:
     case OpKind::Relu: return;
     case OpKind::IndexCopy: {
       // torch 1.13's index_copy allocates a contiguous result, whatever self's
@@ -452,6 +453,7 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
     }
     case OpKind::Clone:
     case OpKind::AddOut:
+    case OpKind::MulOut:
     case OpKind::Relu:
     case OpKind::IndexCopy:
     case OpKind::IndexPut:

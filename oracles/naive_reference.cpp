@@ -264,6 +264,14 @@ class NaiveReference {
     define(oi.result, std::move(v), out.layout);
     return OpStatus::success();
   }
+  OpStatus MulOut(const Op& op, const OpInfo& oi, int) {
+    const judge::OpOutcome& out = outcome(op, oi.src);
+    if (!out.error.empty()) return OpStatus::error(out.error);
+    TensorValue v = mem_.read(values_[oi.src]);
+    judge::mul_elements(v.dtype, v.bytes.data(), v.numel(), op.scalar);
+    define(oi.result, std::move(v), out.layout);
+    return OpStatus::success();
+  }
   OpStatus Relu(const Op& op, const OpInfo& oi, int) {
     const judge::OpOutcome& out = outcome(op, oi.src);
     std::string err = out.error.empty() ? judge::op_dtype_error(op.kind, info_.values[oi.src].dtype) : out.error;

@@ -119,6 +119,14 @@ void add_int64_in_torch(at::Tensor& t, int64_t k) {
   t.add_(converted);
 }
 
+// mul(t, k) in place: k cast to t's dtype by torch (a zero-dim tensor of it, as
+// add_int64_in_torch casts k), then torch's product in that dtype (for bool,
+// torch's mul is `and`).
+void mul_int64_in_torch(at::Tensor& t, int64_t k) {
+  at::Tensor k_as_dtype = at::scalar_tensor(at::Scalar(k), at::TensorOptions().dtype(at::kLong)).to(t.scalar_type());
+  t.mul_(k_as_dtype);
+}
+
 // torch refuses bool + int; slicefuzz defines bool add_ as addition mod 2.
 void add_scalar(at::Tensor& t, int64_t k, ScalarType dtype) {
   if (dtype == ScalarType::Bool) {
@@ -300,6 +308,14 @@ class TorchEvaluator {
       values_[oi.result] = fresh(oi.result, src.sizes());
       if (!meta_) values_[oi.result].copy_(src);
       if (!meta_) add_scalar(values_[oi.result], op.scalar, info_.values[oi.result].dtype);
+    });
+  }
+  OpStatus MulOut(const Op& op, const OpInfo& oi, int) {
+    return run([&] {
+      const at::Tensor& src = values_[oi.src];
+      values_[oi.result] = fresh(oi.result, src.sizes());
+      if (!meta_) values_[oi.result].copy_(src);
+      if (!meta_) mul_int64_in_torch(values_[oi.result], op.scalar);
     });
   }
   OpStatus Relu(const Op&, const OpInfo& oi, int) {

@@ -156,6 +156,7 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::Slice:
     case OpKind::Select:
     case OpKind::AddOut:
+    case OpKind::MulOut:
     case OpKind::Relu:
     case OpKind::IndexCopy:
     case OpKind::IndexPut: break;

@@ -69,7 +69,7 @@ TEST(Mutator, EveryMutatorAppliesAndKeepsCasesWellFormed) {
       continue;
     // The eager mutators apply to eager programs only (EagerMutatorsApplyToEagerProgramsOnly).
     if (std::string(m.name).find("Relu") != std::string::npos ||
-        std::string(m.name).find("IndexWrite") != std::string::npos)
+        std::string(m.name).find("IndexWrite") != std::string::npos || std::string(m.name) == "SwapAddAndMul")
       continue;
     const int applied = apply_all(m, cases, [](const Case&, const Case&) {});
     std::printf("%-22s applied %3d of %zu\n", m.name, applied, cases.size() * 3);
@@ -117,6 +117,39 @@ TEST(Mutator, EagerMutatorsApplyToEagerProgramsOnly) {
     std::printf("%-22s applied %3d of %zu eager programs x3\n", name, applied, eager.size());
     EXPECT_GT(applied, 10) << name;
   }
+}
+
+// SwapAddAndMul (version 4's mul): an eager program's out-of-place add becomes a
+// mul by the same integer, or back; nothing else changes; a copy-semantics case
+// has neither and is left alone.
+TEST(Mutator, SwapAddAndMulTurnsOneArithmeticOpIntoTheOther) {
+  std::vector<Case> plain;
+  for (const Case& c : starting_cases(60))
+    if (!c.has_eager_ops()) plain.push_back(c);
+  ASSERT_FALSE(plain.empty());
+  EXPECT_EQ(apply_all(mutator("SwapAddAndMul"), plain, [](const Case&, const Case&) {}), 0);
+  std::vector<Case> eager;
+  for (uint64_t i = 0; i < 100; ++i) {
+    Case c = generate_case(31, i, /*eager=*/true);
+    repair_case(c, kFuzzByteBudget, kFuzzMaxOps);
+    eager.push_back(std::move(c));
+  }
+  const int applied = apply_all(mutator("SwapAddAndMul"), eager, [](const Case& before, const Case& after) {
+    ASSERT_EQ(before.ops.size(), after.ops.size());
+    int changed = 0;
+    for (size_t k = 0; k < after.ops.size(); ++k) {
+      if (before.ops[k] == after.ops[k]) continue;
+      ++changed;
+      Op back = after.ops[k];
+      EXPECT_TRUE((before.ops[k].kind == OpKind::AddOut && back.kind == OpKind::MulOut) ||
+                  (before.ops[k].kind == OpKind::MulOut && back.kind == OpKind::AddOut))
+          << print_case(after);
+      back.kind = before.ops[k].kind;
+      EXPECT_EQ(back, before.ops[k]) << "only the kind changes";
+    }
+    EXPECT_EQ(changed, 1) << print_case(after);
+  });
+  EXPECT_GT(applied, 10);
 }
 
 // The op of `after` without which it has `before`'s ops, or -1.

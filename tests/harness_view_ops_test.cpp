@@ -53,6 +53,7 @@ const std::map<std::string, std::string> kOneOpOfEachKind = {
     {"index_copy", "y = index_copy(t, dim=0, index=[0], source=x)"},
     {"index_put", "y = index_put(t, dim=0, index=[0], values=x)"},
     {"permute_copy", "y = permute_copy(t, dims=[1, 0])"},
+    {"mul", "y = mul(t, 3)"},
 };
 
 Case one_op_case(const std::string& line) {

@@ -14,7 +14,7 @@ namespace slicefuzz {
 enum class ArgKind : uint8_t {
   Tensor,    // `, NAME` (copy_'s source)
   NamedTensor,  // `, name=NAME` (a defining op's second tensor: index_copy's source)
-  Scalar,    // `, INT`, positional (add_'s and add's scalar)
+  Scalar,    // `, INT`, positional (add_'s, add's and mul's scalar)
   Int,       // `, name=INT`
   OptInt,    // `, name=INT` or `, name=None`
   IntList,   // `, name=[INT, ...]`
@@ -148,7 +148,8 @@ inline constexpr ArgList kNone{};
   X(IndexCopy, "index_copy", 2, true, Defines, "", kIndexCopy, "", "", "")                       \
   X(IndexPut, "index_put", 2, true, Defines, "", kIndexPut, "", "", "")                         \
   X(PermuteCopy, "permute_copy", 4, false, Defines, "et_view", kPermute, "permute_copy_out",     \
-    "permute", "aten::permute_copy.out")
+    "permute", "aten::permute_copy.out")                                                         \
+  X(MulOut, "mul", 4, true, Defines, "", kScalar, "", "", "")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 

@@ -88,6 +88,7 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
     case OpKind::Slice:
     case OpKind::Select:
     case OpKind::AddOut:
+    case OpKind::MulOut:
     case OpKind::Relu:  // eager ops: the backend declares none (Backend::eager_ops)
     case OpKind::IndexCopy:
     case OpKind::IndexPut:

@@ -37,6 +37,7 @@ OP_FORMS = [
     ("index_copy", re.compile(rf"(\w+)\s*=\s*index_copy\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*source=(\w+)\)$")),
     ("clone", re.compile(r"(\w+)\s*=\s*clone\((\w+)\)$")),
     ("add", re.compile(rf"(\w+)\s*=\s*add\((\w+),\s*({_INT})\)$")),
+    ("mul", re.compile(rf"(\w+)\s*=\s*mul\((\w+),\s*({_INT})\)$")),
     ("add_", re.compile(rf"add_\((\w+),\s*({_INT})\)$")),
     ("copy_", re.compile(r"copy_\((\w+),\s*(\w+)\)$")),
 ]
@@ -186,6 +187,11 @@ def eager_function(case):
     in torch 1.13 returns a base mutated through a view of it stale when it is
     returned as is, in the control too). The input's final value is read from the
     input itself after the call."""
+    # mul's k as torch casts an int64 to the program's dtype (every value has the
+    # input's: programs do not cast), computed here, outside any trace of f.
+    mul_k = {op[1]: torch.tensor(int(op[3]), dtype=torch.int64).to(case["dtype"]).item()
+             for op in case["ops"] if op[0] == "mul"}
+
     def f(x):
         env = {case["input"]: x}
         for k, op in enumerate(case["ops"]):
@@ -227,6 +233,8 @@ def eager_function(case):
             elif kind == "add":
                 src, k_ = env[a[1]], int(a[2])
                 env[a[0]] = (torch.logical_not(src) if k_ & 1 else src.clone()) if src.dtype == torch.bool else torch.add(src, k_)
+            elif kind == "mul":  # the product in the dtype (bool: and)
+                env[a[0]] = torch.mul(env[a[1]], mul_k[a[0]])
             elif kind == "add_":
                 add_scalar_(env[a[0]], int(a[1]))
             elif kind == "copy_":

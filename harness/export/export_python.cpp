@@ -131,7 +131,7 @@ std::string py_result_order(const Op& op, const ProgramInfo* info, int k) {
 
 // Per-value layouts: one op as a line of the script, `v_y = view_copy(v_x, [2, 3],
 // [0, 1])`. Copy ops are named as in the op table; the eager ops' functions are
-// view_slice, view_select and add_out (`slice` would shadow Python's builtin).
+// view_slice, view_select, add_out and mul_out (`slice` would shadow Python's builtin).
 std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
   std::vector<std::string> args = py_args(op);
   switch (op.kind) {
@@ -140,10 +140,12 @@ std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
     case OpKind::Slice:
     case OpKind::Select:
     case OpKind::AddOut:
+    case OpKind::MulOut:
     case OpKind::Relu: {
       const char* fn = op.kind == OpKind::Slice ? "view_slice"
                        : op.kind == OpKind::Select ? "view_select"
-                       : op.kind == OpKind::Relu ? "torch.relu" : "add_out";
+                       : op.kind == OpKind::Relu ? "torch.relu"
+                       : op.kind == OpKind::MulOut ? "mul_out" : "add_out";
       args.insert(args.begin(), py(op.src));
       return py(op.result) + " = " + fn + "(" + join(args, ", ") + ")";
     }

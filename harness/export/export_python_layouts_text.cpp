@@ -125,6 +125,12 @@ def add_out(t, k):
     return out
 
 
+def mul_out(t, k):
+    """The eager op mul by an integer: k cast to t's dtype as torch casts it, then
+    torch's product in that dtype (bool: and)."""
+    return torch.mul(t, torch.tensor(k, dtype=torch.int64).to(t.dtype))
+
+
 def index_put_at(t, dim, index, values):
     """The eager op index_put with one index tensor at dim: indices = [None] * dim
     + [index], as torch.export writes `t[:, index] = values`."""

@@ -134,6 +134,8 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copi
       return op.result + " = " + op.src + ".clone()";
     case OpKind::AddOut:
       return op.result + " = add(" + op.src + ", " + std::to_string(op.scalar) + ")";
+    case OpKind::MulOut:  // k cast to the dtype before f (mul_k_NAME below)
+      return op.result + " = torch.mul(" + op.src + ", mul_k_" + op.result + ")";
     case OpKind::Relu: return op.result + " = torch.relu(" + op.src + ")";
     case OpKind::IndexPut: {  // indices = [None] * dim + [index]
       const int64_t r = static_cast<int64_t>(info.values[src].sizes.size());
@@ -237,6 +239,12 @@ std::string export_python_worker(const Case& c, const ProgramInfo& info, const C
        "def add(t, k):\n"
        "    return (torch.logical_not(t) if k & 1 else t.clone()) if t.dtype == torch.bool else torch.add(t, k)\n\n\n";
   s += helpers_for(c);
+  std::string mul_ks;
+  for (const Op& op : c.ops)  // every value has the input's dtype: programs do not cast
+    if (op.kind == OpKind::MulOut)
+      mul_ks += "mul_k_" + op.result + " = torch.tensor(" + std::to_string(op.scalar) + ", dtype=torch.int64).to(" +
+                dt + ").item()  # mul's k as torch casts it, outside the trace\n";
+  if (!mul_ks.empty()) s += mul_ks + "\n\n";
   s += "def f(" + x.name + "):\n";
   for (size_t k = 0; k < c.ops.size(); ++k) s += "    " + op_line(c.ops[k], info, static_cast<int>(k), et) + "\n";
   std::vector<std::string> others;

@@ -133,7 +133,7 @@ void backend_admits(const ExecutionRecord& r, AliasMode, CaseReport& report) {
   }
   // The in-process kernels and pass run copy semantics only (DESIGN 2).
   if (r.c.has_eager_ops() && !backend.eager_ops)
-    report.unsupported = "eager ops (slice, select, add, relu, index_copy, index_put: version 2 eager programs)";
+    report.unsupported = "eager ops (slice, select, add, mul, relu, index_copy, index_put: eager programs, version 2 on)";
 }
 
 void copy_path(const ExecutionRecord& r, AliasMode, CaseReport& report) {
