@@ -5,6 +5,8 @@ their units, no text outside the picture. Usage: fuzz_plot_test.py SOURCE_DIR"""
 import os
 import re
 import sys
+import atexit
+import shutil
 import tempfile
 
 sys.path.insert(0, os.path.join(sys.argv[1], "ci"))
@@ -14,13 +16,20 @@ CHAR_W = 7.5  # a generous monospace advance at font-size 11-13
 failures = []
 
 
+def scratch_dir(prefix="tmp"):
+    """A directory removed when the test exits, whatever its result."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
 def check(cond, what):
     if not cond:
         failures.append(what)
 
 
 def plot(log_text):
-    d = tempfile.mkdtemp()
+    d = scratch_dir()
     log, svg = os.path.join(d, "fuzz.log"), os.path.join(d, "p.svg")
     with open(log, "w") as f:
         f.write(log_text)

@@ -8,6 +8,8 @@ import json
 import os
 import subprocess
 import sys
+import atexit
+import shutil
 import tempfile
 
 SOURCE, CLI = sys.argv[1], sys.argv[2]
@@ -16,6 +18,13 @@ from fuzz_report import (campaign_stats, coverage, findings, group_by_minimized_
                          program_counts)
 
 failures = []
+
+
+def scratch_dir(prefix="tmp"):
+    """A directory removed when the test exits, whatever its result."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, d, True)
+    return d
 
 
 def check(cond, what):
@@ -48,7 +57,7 @@ check(known.returncode == 0 and '"status":"KNOWN"' in known.stdout.replace(" ", 
 # 1b. Coverage is of the fuzzed backend's code under test, the rest apart: three
 # files (the reference's kernel, PR 21552's rule, an ExecuTorch kernel) in an
 # llvm-cov export summary.
-cov_out = tempfile.mkdtemp()
+cov_out = scratch_dir()
 src, et = os.path.join(cov_out, "src"), os.path.join(cov_out, "et")
 
 
@@ -72,7 +81,7 @@ check(coverage(cov_out, "executorch-portable", src, None)["lines"]["count"] == 0
       "without ExecuTorch's source dir its files are not claimed as under test")
 
 # 2. The report: fields from the records; the misleading message is not read.
-out = tempfile.mkdtemp()
+out = scratch_dir()
 case_text = "slicefuzz-case 3\ndtype float32\ninput x [4, 2]\na = clone(x)\ny = narrow_copy(a, dim=0, start=1, length=2)\noutput y\n"
 # findings/<slug>: the directory triage's slug column names (signature_slug in the
 # CLI); names no regex of the signature would give, so the report must read them.
@@ -155,7 +164,7 @@ check(program_counts(out) == {"programs": 40, "programs_with_symbols": 9, "execu
 
 # 5. run --out writes its findings as records (findings.jsonl), which
 # ci/selftest.py reads instead of the printed "finding ..." lines.
-run_out = tempfile.mkdtemp()
+run_out = scratch_dir()
 r = subprocess.run([CLI, "run", "--count", "200", "--seed", "1", "--backend", "faulty-output-rule",
                     "--stop-at-first", "--no-minimize", "--out", run_out], capture_output=True, text=True)
 recs = [json.loads(l) for l in open(os.path.join(run_out, "findings.jsonl")).read().splitlines()] \

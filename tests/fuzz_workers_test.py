@@ -12,6 +12,8 @@ import os
 import re
 import subprocess
 import sys
+import atexit
+import shutil
 import tempfile
 import time
 
@@ -71,13 +73,20 @@ counts(n)
 failures = []
 
 
+def scratch_dir(prefix="tmp"):
+    """A directory removed when the test exits, whatever its result."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
 def check(cond, what):
     if not cond:
         failures.append(what)
         print("FAIL", what)
 
 
-d = tempfile.mkdtemp(prefix="fuzz-workers-test-")
+d = scratch_dir("fuzz-workers-test-")
 fake = os.path.join(d, "fake_fuzzer")
 with open(fake, "w") as f:
     f.write(FAKE)
