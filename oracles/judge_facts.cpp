@@ -245,15 +245,50 @@ uint16_t encode_with(const Float16Format& fmt, ScalarType t, float f) {
   return b;
 }
 
-template <typename T>
-void add_modular(uint8_t* p, int64_t k) {
-  // Two's complement wrap, computed in uint64 (no signed overflow).
+template <typename T, typename Op>
+void wrapping(uint8_t* p, int64_t k, Op op) {
+  // Two's complement wrap, computed in uint64 (no signed overflow): the low bytes
+  // of x op k are those of x op (k wrapped to T), for + and *.
   const uint64_t x = static_cast<uint64_t>(static_cast<int64_t>(load<T>(p)));
-  const uint64_t sum = x + static_cast<uint64_t>(k);
+  const uint64_t r = op(x, static_cast<uint64_t>(k));
   T out;
-  std::memcpy(&out, &sum, sizeof(T));  // little-endian: the low bytes
+  std::memcpy(&out, &r, sizeof(T));  // little-endian: the low bytes
   store<T>(p, out);
 }
+
+// x op k on n contiguous elements, the rule add_ and mul share: k cast to the
+// dtype once, as torch casts an int64 (integers wrap, floats round int64 ->
+// float -> dtype), then `op` in the dtype's arithmetic (float16/bfloat16 in float,
+// rounded once); bool elements take `on_bool(element, k)`.
+template <typename Op, typename BoolRule>
+void scalar_op_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k, Op op, BoolRule on_bool) {
+  // One switch per call, then a loop of the element's rule.
+  const int64_t es = static_cast<int64_t>(element_size(t));
+  const auto each = [&](auto one) {
+    for (int64_t e = 0; e < n; ++e) one(p + e * es);
+  };
+  switch (t) {
+    case ScalarType::Bool: return each([&](uint8_t* q) { store<uint8_t>(q, on_bool(load<uint8_t>(q) != 0, k)); });
+    case ScalarType::Byte: return each([&](uint8_t* q) { wrapping<uint8_t>(q, k, op); });
+    case ScalarType::Char: return each([&](uint8_t* q) { wrapping<int8_t>(q, k, op); });
+    case ScalarType::Short: return each([&](uint8_t* q) { wrapping<int16_t>(q, k, op); });
+    case ScalarType::Int: return each([&](uint8_t* q) { wrapping<int32_t>(q, k, op); });
+    case ScalarType::Long: return each([&](uint8_t* q) { wrapping<int64_t>(q, k, op); });
+    case ScalarType::Half:
+    case ScalarType::BFloat16: {
+      const Float16Format& fmt = format16(t);
+      const float kf = fmt.decoded[encode_with(fmt, t, static_cast<float>(k))];
+      return each([&](uint8_t* q) { store<uint16_t>(q, encode_with(fmt, t, op(fmt.decoded[load<uint16_t>(q)], kf))); });
+    }
+    case ScalarType::Float:
+      return each([&](uint8_t* q) { store<float>(q, op(load<float>(q), static_cast<float>(k))); });
+    case ScalarType::Double:
+      return each([&](uint8_t* q) { store<double>(q, op(load<double>(q), static_cast<double>(k))); });
+  }
+}
+
+const auto kPlus = [](auto a, auto b) { return a + b; };
+const auto kTimes = [](auto a, auto b) { return a * b; };
 
 }  // namespace
 
@@ -280,75 +315,13 @@ void fill_element(ScalarType t, int64_t i, uint8_t* dst) {
 void add_to_element(ScalarType t, uint8_t* p, int64_t k) { add_to_elements(t, p, 1, k); }
 
 void add_to_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
-  // One switch per call, then a loop of the element's rule (an add_ over n elements).
-  const int64_t es = static_cast<int64_t>(element_size(t));
-  const auto each = [&](auto add_one) {
-    for (int64_t e = 0; e < n; ++e) add_one(p + e * es);
-  };
-  switch (t) {
-    case ScalarType::Bool:
-      return each([&](uint8_t* q) {
-        store<uint8_t>(q, (load<uint8_t>(q) != 0) != ((k % 2) != 0));
-      });
-    case ScalarType::Byte: return each([&](uint8_t* q) { add_modular<uint8_t>(q, k); });
-    case ScalarType::Char: return each([&](uint8_t* q) { add_modular<int8_t>(q, k); });
-    case ScalarType::Short: return each([&](uint8_t* q) { add_modular<int16_t>(q, k); });
-    case ScalarType::Int: return each([&](uint8_t* q) { add_modular<int32_t>(q, k); });
-    case ScalarType::Long: return each([&](uint8_t* q) { add_modular<int64_t>(q, k); });
-    case ScalarType::Half:
-    case ScalarType::BFloat16: {
-      // k rounded to the dtype once: the same for every element.
-      const Float16Format& fmt = format16(t);
-      const float kf = fmt.decoded[encode_with(fmt, t, static_cast<float>(k))];
-      return each([&](uint8_t* q) {
-        const float sum = fmt.decoded[load<uint16_t>(q)] + kf;
-        store<uint16_t>(q, encode_with(fmt, t, sum));
-      });
-    }
-    case ScalarType::Float:
-      return each([&](uint8_t* q) { store<float>(q, load<float>(q) + static_cast<float>(k)); });
-    case ScalarType::Double:
-      return each([&](uint8_t* q) { store<double>(q, load<double>(q) + static_cast<double>(k)); });
-  }
-}
-
-template <typename T>
-void mul_modular(uint8_t* p, int64_t k) {
-  // Two's complement wrap, computed in uint64 (no signed overflow): the low bytes
-  // of x * k are those of x * (k wrapped to T).
-  const uint64_t x = static_cast<uint64_t>(static_cast<int64_t>(load<T>(p)));
-  const uint64_t product = x * static_cast<uint64_t>(k);
-  T out;
-  std::memcpy(&out, &product, sizeof(T));  // little-endian: the low bytes
-  store<T>(p, out);
+  // bool: addition mod 2 (torch refuses bool + int).
+  scalar_op_elements(t, p, n, k, kPlus, [](bool x, int64_t k) -> uint8_t { return x != ((k % 2) != 0); });
 }
 
 void mul_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
-  const int64_t es = static_cast<int64_t>(element_size(t));
-  const auto each = [&](auto mul_one) {
-    for (int64_t e = 0; e < n; ++e) mul_one(p + e * es);
-  };
-  switch (t) {
-    case ScalarType::Bool:
-      return each([&](uint8_t* q) { store<uint8_t>(q, load<uint8_t>(q) != 0 && k != 0); });
-    case ScalarType::Byte: return each([&](uint8_t* q) { mul_modular<uint8_t>(q, k); });
-    case ScalarType::Char: return each([&](uint8_t* q) { mul_modular<int8_t>(q, k); });
-    case ScalarType::Short: return each([&](uint8_t* q) { mul_modular<int16_t>(q, k); });
-    case ScalarType::Int: return each([&](uint8_t* q) { mul_modular<int32_t>(q, k); });
-    case ScalarType::Long: return each([&](uint8_t* q) { mul_modular<int64_t>(q, k); });
-    case ScalarType::Half:
-    case ScalarType::BFloat16: {
-      const Float16Format& fmt = format16(t);
-      const float kf = fmt.decoded[encode_with(fmt, t, static_cast<float>(k))];
-      return each([&](uint8_t* q) {
-        store<uint16_t>(q, encode_with(fmt, t, fmt.decoded[load<uint16_t>(q)] * kf));
-      });
-    }
-    case ScalarType::Float:
-      return each([&](uint8_t* q) { store<float>(q, load<float>(q) * static_cast<float>(k)); });
-    case ScalarType::Double:
-      return each([&](uint8_t* q) { store<double>(q, load<double>(q) * static_cast<double>(k)); });
-  }
+  // bool: k cast to bool (k != 0), then torch's bool product, `and`.
+  scalar_op_elements(t, p, n, k, kTimes, [](bool x, int64_t k) -> uint8_t { return x && k != 0; });
 }
 
 void relu_elements(ScalarType t, uint8_t* p, int64_t n) {
