@@ -18,6 +18,8 @@ bool in_worker_protocol(OpKind kind) {
     case OpKind::NarrowCopy:
     case OpKind::ExpandCopy:
     case OpKind::Relu:
+    case OpKind::Sigmoid:
+    case OpKind::Gelu:
     case OpKind::IndexCopy:
     case OpKind::IndexPut:
     case OpKind::PermuteCopy:

@@ -84,6 +84,13 @@ inline constexpr size_t kNewerSchemaOpsCasePercent = 20;
 // version-3 self).
 inline constexpr size_t kMulEagerCasePercent = 40;
 inline constexpr size_t kAddBecomesMulPercent = 50;
+// Version 4's eager ops sigmoid and gelu (the rest of NativeReinplacePass's
+// functional set): a share of the eager cases have each relu made sigmoid or
+// gelu with these chances (percent; the rest stay relu), from a stream of their
+// own. Both change every element, as relu of the generator's negative values does.
+inline constexpr size_t kActivationEagerCasePercent = 40;
+inline constexpr size_t kReluBecomesSigmoidPercent = 35;
+inline constexpr size_t kReluBecomesGeluPercent = 35;
 
 
 // ---- version 4: cases with symbols (dynamic_gen.cpp; generate.cpp, --format-version 4)

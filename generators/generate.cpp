@@ -90,6 +90,23 @@ Case with_mul(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int versi
   return c;
 }
 
+// Version 4 on: sigmoid and gelu in a share of the eager cases (a relu made one:
+// the same operand, sizes and place), from a stream of their own.
+constexpr uint64_t kActivationStream = 0x736c696365616374;  // "sliceact"
+Case with_activations(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
+  if (version < kDynamicCaseVersion || !c.has_eager_ops()) return c;
+  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kActivationStream, attempt}).next());
+  if (rng() % 100 >= gen::weights::kActivationEagerCasePercent) return c;
+  for (Op& op : c.ops) {
+    if (op.kind != OpKind::Relu) continue;
+    const uint64_t roll = rng() % 100;
+    if (roll < gen::weights::kReluBecomesSigmoidPercent) op.kind = OpKind::Sigmoid;
+    else if (roll < gen::weights::kReluBecomesSigmoidPercent + gen::weights::kReluBecomesGeluPercent)
+      op.kind = OpKind::Gelu;
+  }
+  return c;
+}
+
 // Version 4 (opt-in): a share of the copy-semantics cases of version 2 on made
 // dynamic (dynamic_gen.h), from a stream of their own.
 constexpr uint64_t kSymbolsStream = 0x736c69636573796d;  // "slicesym"
@@ -104,6 +121,7 @@ Case generate_versioned(uint64_t seed, uint64_t index, uint64_t attempt, bool ea
   Case c = with_schema_ops(generate_keyed(seed, index, attempt, eager), seed, index, attempt, version);
   c = with_newer_schema_ops(std::move(c), seed, index, attempt, version);
   c = with_mul(std::move(c), seed, index, attempt, version);
+  c = with_activations(std::move(c), seed, index, attempt, version);
   return with_symbols(std::move(c), seed, index, attempt, version);
 }
 Case generate_case(uint64_t seed, uint64_t index, bool eager, int version) {

@@ -129,13 +129,31 @@ bool swap_add_and_mul(Case& c, Rng& rng) {
   return true;
 }
 
+// relu, sigmoid and gelu: one becomes another (the rest of NativeReinplacePass's
+// functional set, version 4 on). Same operand and sizes; sigmoid of an integer
+// tensor is float32, so what reads it may now fail: a program all the same.
+bool swap_activation(Case& c, Rng& rng) {
+  static constexpr OpKind kActivations[] = {OpKind::Relu, OpKind::Sigmoid, OpKind::Gelu};
+  std::vector<size_t> at;
+  for (size_t i = 0; i < c.ops.size(); ++i)
+    for (OpKind k : kActivations)
+      if (c.ops[i].kind == k) at.push_back(i);
+  if (at.empty()) return false;
+  Op& op = c.ops[at[below(rng, at.size())]];
+  OpKind next = kActivations[below(rng, 2)];
+  if (next == op.kind) next = kActivations[2];
+  op.kind = next;
+  return true;
+}
+
 }  // namespace
 
 std::vector<CaseMutator> eager_mutators() {
   return {{"ReluOfViewedBase", relu_of_viewed_base, false},
           {"InsertRelu", insert_relu, false},
           {"IndexWriteOfViewedBase", index_write_of_viewed_base, false},
-          {"SwapAddAndMul", swap_add_and_mul, false, kDynamicCaseVersion}};
+          {"SwapAddAndMul", swap_add_and_mul, false, kDynamicCaseVersion},
+          {"SwapActivation", swap_activation, false, kDynamicCaseVersion}};
 }
 
 }  // namespace slicefuzz::mut

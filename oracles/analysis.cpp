@@ -171,8 +171,9 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
       if (lookup(op.result) >= 0)
         return fail(err, W::Op, ki, "'" + op.result + "' is already defined");
       oi.result = static_cast<int>(defined);
-      // Every op's result has its source's dtype (add_ and copy_ define nothing).
-      add_value(op.result, ki, info.values[oi.src].dtype);
+      // An op's result has its source's dtype but where torch promotes (sigmoid
+      // of an integer tensor: float32); add_ and copy_ define nothing.
+      add_value(op.result, ki, judge::op_result_dtype(op.kind, info.values[oi.src].dtype));
     }
     info.ops.push_back(oi);
     if (info.failing_op >= 0) continue;  // shapes after a failing op are unknown

@@ -245,7 +245,9 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
       return;
     case OpKind::AddOut:
     case OpKind::MulOut:
-    case OpKind::Relu: return;
+    case OpKind::Relu:
+    case OpKind::Sigmoid:
+    case OpKind::Gelu: return;
     case OpKind::IndexCopy: {
       // torch 1.13's index_copy allocates a contiguous result, whatever self's
       // layout (measured: a transposed self gives row-major strides). Its source
@@ -348,10 +350,25 @@ std::string copy_dtype_error(ScalarType target, ScalarType src) {
 }
 
 std::string op_dtype_error(OpKind kind, ScalarType src) {
-  if (kind != OpKind::Relu) return {};
-  if (src == ScalarType::Bool) return "relu: Boolean inputs not supported for relu";
-  if (src == ScalarType::Half) return "relu: float16 is not supported (torch 1.13's CPU clamp_min has no Half kernel)";
-  return {};
+  switch (kind) {
+    case OpKind::Relu:
+      if (src == ScalarType::Bool) return "relu: Boolean inputs not supported for relu";
+      if (src == ScalarType::Half) return "relu: float16 is not supported (torch 1.13's CPU clamp_min has no Half kernel)";
+      return {};
+    case OpKind::Sigmoid:
+      if (src == ScalarType::Half) return "sigmoid: float16 is not supported (torch 1.13's \"sigmoid_cpu\" has no Half kernel)";
+      return {};
+    case OpKind::Gelu:
+      if (src == ScalarType::Float || src == ScalarType::Double || src == ScalarType::BFloat16) return {};
+      return "gelu: " + std::string(scalar_type_name(src)) +
+             " is not supported (torch 1.13's CPU GeluKernelImpl takes float32, float64 and bfloat16)";
+    default: return {};
+  }
+}
+
+ScalarType op_result_dtype(OpKind kind, ScalarType src) {
+  if (kind == OpKind::Sigmoid && !is_floating(src)) return ScalarType::Float;
+  return src;
 }
 
 std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
@@ -455,6 +472,8 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
     case OpKind::AddOut:
     case OpKind::MulOut:
     case OpKind::Relu:
+    case OpKind::Sigmoid:
+    case OpKind::Gelu:
     case OpKind::IndexCopy:
     case OpKind::IndexPut:
     case OpKind::Add:

@@ -72,8 +72,13 @@ std::string copy_error(const Layout& target, const Layout& src);
 std::string copy_dtype_error(ScalarType target, ScalarType src);
 // Why a defining op must fail for its source's dtype, or "": relu refuses bool
 // (aten: "Boolean inputs not supported for relu") and float16 (torch 1.13's CPU
-// clamp_min has no Half kernel; measured, README "relu").
+// clamp_min has no Half kernel; measured, README "relu"); sigmoid refuses float16,
+// gelu everything but float32, float64 and bfloat16 (torch 1.13's CPU kernels,
+// measured with /usr/bin/python3 on Debian's python3-torch).
 std::string op_dtype_error(OpKind kind, ScalarType src);
+// A defining op's result dtype: its source's, but sigmoid of a bool or integer
+// tensor is float32 (torch's type promotion of a unary float op).
+ScalarType op_result_dtype(OpKind kind, ScalarType src);
 
 // view_copy's result sizes with -1 inferred, or nullopt (see op_result for why).
 std::optional<std::vector<int64_t>> view_sizes(int64_t numel, const std::vector<int64_t>& sizes,

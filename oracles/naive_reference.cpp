@@ -21,10 +21,12 @@
 #include <string>
 
 #include "oracles/judge_facts.h"
+#include "oracles/judge_inexact.h"
 #include "oracles/judge_index_copy.h"
 #include "oracles/judge_index_put.h"
 #include "oracles/judge_layouts.h"
 #include "oracles/judge_overlap.h"
+#include "oracles/naive_memory.h"
 #include "oracles/oracle.h"
 #include "oracles/values.h"
 #include "vocab/interpreter.h"
@@ -33,205 +35,19 @@ namespace slicefuzz {
 
 namespace {
 
-struct Storage {
-  ScalarType dtype = ScalarType::Float;
-  std::vector<uint8_t> bytes;
-};
-
-struct Window {
-  int storage = -1;
-  int64_t offset = 0;  // elements
-  std::vector<int64_t> sizes, strides;
-};
-
-int64_t numel_of(const std::vector<int64_t>& sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
-
-// Calls row(i, p, n, stride) for every row of the strided view (offset, sizes,
-// strides), rows in row-major order: the view's logical elements i, i+1, ...,
-// i+n-1 (row-major indices) lie at storage element positions p, p + stride, ...,
-// p + (n-1)*stride. An odometer over the view's outer indices that keeps p up to
-// date as it turns (one add per row, a carry resets a digit); the elements of a
-// row need no carry check.
-//
-// The rows are as long as the view allows: first the dims are coalesced, which
-// keeps every (i, position) pair and their order. A dim of size 1 drops out (its
-// index is always 0, so it moves neither i nor p). Dims k (outer) and k+1 (inner)
-// with strides[k] == strides[k+1] * sizes[k+1] visit, in row-major order, the
-// positions q + j * strides[k+1] for j = 0 .. sizes[k]*sizes[k+1]-1: one dim of
-// the product size with the inner stride.
-template <typename F>
-void for_each_row(int64_t offset, const std::vector<int64_t>& sizes,
-                  const std::vector<int64_t>& strides, F&& row) {
-  const int64_t total = numel_of(sizes);
-  if (total == 0) return;
-  const size_t r = sizes.size();
-  int64_t small[3 * 32];
-  std::vector<int64_t> large(r > 32 ? 3 * r : 0);
-  int64_t* size = r > 32 ? large.data() : small;  // coalesced dims, innermost first
-  int64_t* stride = size + (r > 32 ? r : 32);
-  int64_t* idx = stride + (r > 32 ? r : 32);
-  size_t m = 0;
-  for (size_t k = r; k-- > 0;) {
-    if (sizes[k] == 1) continue;
-    int64_t continued;  // the stride that continues the dim below (no merge on overflow)
-    if (m > 0 && !__builtin_mul_overflow(stride[m - 1], size[m - 1], &continued) &&
-        strides[k] == continued) {
-      size[m - 1] *= sizes[k];  // <= total
-      continue;
-    }
-    size[m] = sizes[k];
-    stride[m] = strides[k];
-    idx[m] = 0;
-    ++m;
-  }
-  if (m == 0) return row(0, offset, 1, 1);  // one element
-  int64_t p = offset;
-  for (int64_t i = 0;;) {
-    row(i, p, size[0], stride[0]);
-    i += size[0];
-    if (i == total) return;
-    for (size_t k = 1; k < m; ++k) {
-      if (++idx[k] < size[k]) {
-        p += stride[k];
-        break;
-      }
-      idx[k] = 0;
-      p -= (size[k] - 1) * stride[k];
-    }
-  }
-}
-
-// Whether for_each_row would visit positions 0, 1, ..., n-1 in order: the
-// view starts at element 0 and every dim with more than one element has the
-// row-major stride (a fresh row-major storage, read or written whole).
-bool positions_are_identity(int64_t offset, const std::vector<int64_t>& sizes,
-                            const std::vector<int64_t>& strides) {
-  if (offset != 0) return false;
-  int64_t running = 1;
-  for (size_t k = sizes.size(); k-- > 0;) {
-    if (sizes[k] > 1 && strides[k] != running) return false;
-    running *= sizes[k];
-  }
-  return true;
-}
-
-// One element of `es` bytes (1, 2, 4 or 8): a fixed-size copy, not a call.
-inline void copy_element(uint8_t* dst, const uint8_t* src, size_t es) {
-  switch (es) {
-    case 1: *dst = *src; return;
-    case 2: std::memcpy(dst, src, 2); return;
-    case 4: std::memcpy(dst, src, 4); return;
-    default: std::memcpy(dst, src, 8); return;
-  }
-}
-
-// A row of stride 1 and at least this many bytes is copied as one block; a
-// shorter one element by element (under ASan a memcpy of variable size is a
-// checked call, an element copy two inline-checked moves).
-constexpr size_t kBlockBytes = 64;
-
-// row_major[i] = storage[p] for every element (i, p) of the strided view.
-void read_view(const uint8_t* storage, int64_t offset, const std::vector<int64_t>& sizes,
-               const std::vector<int64_t>& strides, size_t es, uint8_t* row_major) {
-  for_each_row(offset, sizes, strides, [&](int64_t i, int64_t p, int64_t n, int64_t step) {
-    uint8_t* to = row_major + static_cast<size_t>(i) * es;
-    const uint8_t* from = storage + static_cast<size_t>(p) * es;
-    if (step == 1 && static_cast<size_t>(n) * es >= kBlockBytes) {
-      std::memcpy(to, from, static_cast<size_t>(n) * es);
-      return;
-    }
-    for (int64_t j = 0; j < n; ++j, to += es)
-      copy_element(to, from + static_cast<size_t>(j * step) * es, es);
-  });
-}
-
-// storage[p] = row_major[i] for every element (i, p) of the strided view.
-void write_view(const uint8_t* row_major, int64_t offset, const std::vector<int64_t>& sizes,
-                const std::vector<int64_t>& strides, size_t es, uint8_t* storage) {
-  for_each_row(offset, sizes, strides, [&](int64_t i, int64_t p, int64_t n, int64_t step) {
-    const uint8_t* from = row_major + static_cast<size_t>(i) * es;
-    uint8_t* to = storage + static_cast<size_t>(p) * es;
-    if (step == 1 && static_cast<size_t>(n) * es >= kBlockBytes) {
-      std::memcpy(to, from, static_cast<size_t>(n) * es);
-      return;
-    }
-    for (int64_t j = 0; j < n; ++j, from += es)
-      copy_element(to + static_cast<size_t>(j * step) * es, from, es);
-  });
-}
-
-// The elements of `src` (row-major logical elements) that the strided view
-// (offset, sizes, strides) over them selects, row-major.
-TensorValue gather(const TensorValue& src, int64_t offset, const std::vector<int64_t>& sizes,
-                   const std::vector<int64_t>& strides) {
-  TensorValue out;
-  out.dtype = src.dtype;
-  out.sizes = sizes;
-  const size_t es = element_size(src.dtype);
-  out.bytes.resize(static_cast<size_t>(numel_of(sizes)) * es);
-  read_view(src.bytes.data(), offset, sizes, strides, es, out.bytes.data());
-  return out;
-}
-
-class Memory {
- public:
-  void reserve(size_t n) { storages_.reserve(n); }
-  // A fresh storage holding `value` (row-major logical elements) laid out with
-  // `dim_order` (empty: row-major).
-  // The value is consumed: laid out row-major, its bytes become the storage's
-  // (no second buffer and copy per value).
-  Window fresh(TensorValue&& value, const std::vector<int>& dim_order) {
-    Window w{static_cast<int>(storages_.size()), 0, std::move(value.sizes), {}};
-    w.strides = judge::strides_for(w.sizes, dim_order);
-    if (positions_are_identity(w.offset, w.sizes, w.strides)) {
-      storages_.push_back(Storage{value.dtype, std::move(value.bytes)});
-      return w;
-    }
-    storages_.push_back(Storage{value.dtype, std::vector<uint8_t>(value.bytes.size())});
-    write(w, value.bytes);
-    return w;
-  }
-  // The window's logical elements, row-major.
-  TensorValue read(const Window& w) const {
-    TensorValue v;
-    read_into(w, v);
-    return v;
-  }
-  // The same into `v`, whose vectors keep their capacity (a scratch value).
-  void read_into(const Window& w, TensorValue& v) const {
-    const Storage& s = storages_[w.storage];
-    v.dtype = s.dtype;
-    v.sizes.assign(w.sizes.begin(), w.sizes.end());
-    const size_t es = element_size(s.dtype);
-    v.bytes.resize(static_cast<size_t>(numel_of(w.sizes)) * es);
-    // Positions 0..n-1 in order: the same elements in the same order, as one block.
-    if (positions_are_identity(w.offset, w.sizes, w.strides)) {
-      if (!v.bytes.empty()) std::memcpy(v.bytes.data(), s.bytes.data(), v.bytes.size());
-      return;
-    }
-    read_view(s.bytes.data(), w.offset, w.sizes, w.strides, es, v.bytes.data());
-  }
-  void write(const Window& w, const std::vector<uint8_t>& row_major) {
-    Storage& s = storages_[w.storage];
-    const size_t es = element_size(s.dtype);
-    if (positions_are_identity(w.offset, w.sizes, w.strides)) {
-      const size_t n = static_cast<size_t>(numel_of(w.sizes)) * es;
-      if (n) std::memcpy(s.bytes.data(), row_major.data(), n);
-      return;
-    }
-    write_view(row_major.data(), w.offset, w.sizes, w.strides, es, s.bytes.data());
-  }
-
- private:
-  std::vector<Storage> storages_;
-};
+using naive::Memory;
+using naive::Window;
 
 void add_all(TensorValue& v, int64_t k) {
   judge::add_to_elements(v.dtype, v.bytes.data(), v.numel(), k);
+}
+
+// The bounds after an element-wise op on `v` (its result values), from the
+// operand's bounds `b` (empty: exact, and so is the result).
+template <typename F>
+void update_bounds(const TensorValue& v, std::vector<double>& b, F bound) {
+  const size_t es = element_size(v.dtype);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = bound(judge::element_value(v.dtype, v.bytes.data() + i * es), b[i]);
 }
 
 class NaiveReference {
@@ -253,23 +69,27 @@ class NaiveReference {
   OpStatus Clone(const Op& op, const OpInfo& oi, int) {
     const judge::OpOutcome& out = outcome(op, oi.src);
     if (!out.error.empty()) return OpStatus::error(out.error);
-    define(oi.result, mem_.read(values_[oi.src]), out.layout);
+    define(oi.result, mem_.read(values_[oi.src]), out.layout, mem_.read_bounds(values_[oi.src]));
     return OpStatus::success();
   }
   OpStatus AddOut(const Op& op, const OpInfo& oi, int) {
     const judge::OpOutcome& out = outcome(op, oi.src);
     if (!out.error.empty()) return OpStatus::error(out.error);
     TensorValue v = mem_.read(values_[oi.src]);
+    std::vector<double> b = mem_.read_bounds(values_[oi.src]);
     add_all(v, op.scalar);
-    define(oi.result, std::move(v), out.layout);
+    update_bounds(v, b, [&](double y, double e) { return judge::add_bound(v.dtype, y, e); });
+    define(oi.result, std::move(v), out.layout, b);
     return OpStatus::success();
   }
   OpStatus MulOut(const Op& op, const OpInfo& oi, int) {
     const judge::OpOutcome& out = outcome(op, oi.src);
     if (!out.error.empty()) return OpStatus::error(out.error);
     TensorValue v = mem_.read(values_[oi.src]);
+    std::vector<double> b = mem_.read_bounds(values_[oi.src]);
     judge::mul_elements(v.dtype, v.bytes.data(), v.numel(), op.scalar);
-    define(oi.result, std::move(v), out.layout);
+    update_bounds(v, b, [&](double y, double e) { return judge::mul_bound(v.dtype, y, e, op.scalar); });
+    define(oi.result, std::move(v), out.layout, b);
     return OpStatus::success();
   }
   OpStatus Relu(const Op& op, const OpInfo& oi, int) {
@@ -278,9 +98,15 @@ class NaiveReference {
     if (!err.empty()) return OpStatus::error(err);
     TensorValue v = mem_.read(values_[oi.src]);
     judge::relu_elements(v.dtype, v.bytes.data(), v.numel());
-    define(oi.result, std::move(v), out.layout);
+    define(oi.result, std::move(v), out.layout, mem_.read_bounds(values_[oi.src]));  // slope 1
     return OpStatus::success();
   }
+  // The inexact ops: computed in double, each element with its bound.
+  OpStatus Sigmoid(const Op& op, const OpInfo& oi, int) {
+    return inexact(op, oi, judge::sigmoid_elements,
+                   [](ScalarType t, double, double y, double e) { return judge::sigmoid_bound(t, y, e); });
+  }
+  OpStatus Gelu(const Op& op, const OpInfo& oi, int) { return inexact(op, oi, judge::gelu_elements, judge::gelu_bound); }
   OpStatus IndexCopy(const Op& op, const OpInfo& oi, int) {
     const judge::OpOutcome& out = outcome(op, oi.src);
     std::string err = out.error;
@@ -292,7 +118,15 @@ class NaiveReference {
     const TensorValue source = mem_.read(values_[oi.other]);
     judge::index_copy_elements(v.bytes.data(), v.sizes, source.bytes.data(), op.dim, op.ints,
                                element_size(v.dtype));
-    define(oi.result, std::move(v), out.layout);
+    // The bounds move with their elements.
+    std::vector<double> b = mem_.read_bounds(values_[oi.src]), sb = mem_.read_bounds(values_[oi.other]);
+    if (!b.empty() || !sb.empty()) {
+      b.resize(static_cast<size_t>(v.numel()), 0.0);
+      sb.resize(static_cast<size_t>(source.numel()), 0.0);
+      judge::index_copy_elements(reinterpret_cast<uint8_t*>(b.data()), v.sizes,
+                                 reinterpret_cast<const uint8_t*>(sb.data()), op.dim, op.ints, sizeof(double));
+    }
+    define(oi.result, std::move(v), out.layout, b);
     return OpStatus::success();
   }
   OpStatus IndexPut(const Op& op, const OpInfo& oi, int) {
@@ -306,7 +140,15 @@ class NaiveReference {
     const TensorValue values = mem_.read(values_[oi.other]);
     judge::index_put_elements(v.bytes.data(), v.sizes, values.bytes.data(), values.sizes, op.dim, op.ints,
                               element_size(v.dtype));
-    define(oi.result, std::move(v), out.layout);
+    std::vector<double> b = mem_.read_bounds(values_[oi.src]), vb = mem_.read_bounds(values_[oi.other]);
+    if (!b.empty() || !vb.empty()) {
+      b.resize(static_cast<size_t>(v.numel()), 0.0);
+      vb.resize(static_cast<size_t>(values.numel()), 0.0);
+      judge::index_put_elements(reinterpret_cast<uint8_t*>(b.data()), v.sizes,
+                                reinterpret_cast<const uint8_t*>(vb.data()), values.sizes, op.dim, op.ints,
+                                sizeof(double));
+    }
+    define(oi.result, std::move(v), out.layout, b);
     return OpStatus::success();
   }
   // Eager views (version 2): a new window onto the source's storage.
@@ -315,9 +157,15 @@ class NaiveReference {
   // In place, through whatever window the target is.
   OpStatus Add(const Op& op, const OpInfo& oi, int) {
     thread_local TensorValue v;  // scratch: read, added to, written back
+    thread_local std::vector<double> b;
     mem_.read_into(values_[oi.target], v);
+    mem_.read_bounds_into(values_[oi.target], b);
     add_all(v, op.scalar);
     mem_.write(values_[oi.target], v.bytes);
+    if (!b.empty()) {
+      update_bounds(v, b, [&](double y, double e) { return judge::add_bound(v.dtype, y, e); });
+      mem_.write_bounds(values_[oi.target], b);
+    }
     return OpStatus::success();
   }
   OpStatus Copy(const Op&, const OpInfo& oi, int) {
@@ -338,14 +186,18 @@ class NaiveReference {
         return OpStatus::error("naive reference: an order-dependent copy_ ran (the analysis admits none)");
     }
     thread_local TensorValue src;  // scratch
+    thread_local std::vector<double> b;
     mem_.read_into(values_[oi.src], src);
+    mem_.read_bounds_into(values_[oi.src], b);
     mem_.write(values_[oi.target], src.bytes);
+    mem_.write_bounds(values_[oi.target], b);  // the source's bounds, or exact
     return OpStatus::success();
   }
 
   void before_op(int) {}
   void after_op(int) {}
   TensorValue output(int v) { return mem_.read(values_[v]); }
+  std::vector<double> output_bounds(int v) const { return mem_.read_bounds(values_[v]); }
 
  private:
   // A value's layout as this reference holds it: its window's sizes (computed
@@ -362,10 +214,36 @@ class NaiveReference {
 
   // Gives value `v` a fresh storage in its own dim order (the analysis's; the
   // op's own layout where the analysis knows none, past a failing op).
-  void define(int v, TensorValue&& value, const judge::Layout& layout) {
+  // `bounds`: its elements' bounds, row-major (empty: exact).
+  void define(int v, TensorValue&& value, const judge::Layout& layout, const std::vector<double>& bounds = {}) {
     const ValueInfo& vi = info_.values[v];
     const bool known = vi.known && vi.dim_order.size() == value.sizes.size();
-    values_[v] = mem_.fresh(std::move(value), known ? vi.dim_order : layout.dim_order);
+    values_[v] = mem_.fresh(std::move(value), known ? vi.dim_order : layout.dim_order, bounds);
+  }
+
+  // sigmoid or gelu: `elements` computes the values, `bound` each one's bound
+  // from (result dtype, x, y, x's bound).
+  template <typename Bound>
+  OpStatus inexact(const Op& op, const OpInfo& oi,
+                   void (*elements)(ScalarType, const uint8_t*, ScalarType, uint8_t*, int64_t), Bound bound) {
+    const judge::OpOutcome& out = outcome(op, oi.src);
+    const ScalarType from = info_.values[oi.src].dtype;
+    std::string err = out.error.empty() ? judge::op_dtype_error(op.kind, from) : out.error;
+    if (!err.empty()) return OpStatus::error(err);
+    const TensorValue x = mem_.read(values_[oi.src]);
+    std::vector<double> b = mem_.read_bounds(values_[oi.src]);
+    TensorValue y;
+    y.dtype = judge::op_result_dtype(op.kind, from);
+    y.sizes = x.sizes;
+    y.bytes.resize(static_cast<size_t>(x.numel()) * element_size(y.dtype));
+    elements(from, x.bytes.data(), y.dtype, y.bytes.data(), x.numel());
+    b.resize(static_cast<size_t>(x.numel()), 0.0);
+    const size_t xs = element_size(from), ys = element_size(y.dtype);
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = bound(y.dtype, judge::element_value(from, x.bytes.data() + i * xs),
+                   judge::element_value(y.dtype, y.bytes.data() + i * ys), b[i]);
+    define(oi.result, std::move(y), out.layout, b);
+    return OpStatus::success();
   }
 
   OpStatus view_copy(const Op& op, const OpInfo& oi) {
@@ -385,7 +263,15 @@ class NaiveReference {
       return OpStatus::error("naive reference: the op's view has sizes " + sizes_string(v.sizes) +
                              " but its result " + sizes_string(out.layout.sizes) +
                              " (judge_layouts bug)");
-    define(oi.result, gather(in, v.offset, v.sizes, v.strides), out.layout);
+    thread_local std::vector<double> in_bounds;
+    mem_.read_bounds_into(values_[oi.src], in_bounds);
+    std::vector<double> bounds;
+    if (!in_bounds.empty()) {
+      bounds.resize(static_cast<size_t>(naive::numel_of(v.sizes)));
+      naive::read_view(reinterpret_cast<const uint8_t*>(in_bounds.data()), v.offset, v.sizes, v.strides,
+                       sizeof(double), reinterpret_cast<uint8_t*>(bounds.data()));
+    }
+    define(oi.result, naive::gather(in, v.offset, v.sizes, v.strides), out.layout, bounds);
     return OpStatus::success();
   }
 
@@ -409,7 +295,11 @@ class NaiveReference {
 
 PathResult run_naive_reference(const Case& c, const ProgramInfo& info) {
   NaiveReference ev(info);
-  return interpret(c, info, ev);
+  PathResult r = interpret(c, info, ev);
+  if (!r.complete()) return r;
+  if (c.has_inexact_ops())
+    for (int v : info.outputs) r.output_bounds.push_back(ev.output_bounds(v));
+  return r;
 }
 
 }  // namespace slicefuzz

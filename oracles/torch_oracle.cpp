@@ -325,6 +325,23 @@ class TorchEvaluator {
       if (!meta_) values_[oi.result].copy_(at::relu(src));
     });
   }
+  // torch's own kernels on the source as it lies (promoting an integer tensor to
+  // float32): their rounding depends on the layout (vectorised or not), so these
+  // values are compared within the naive reference's bounds (oracles/tolerance.h).
+  OpStatus Sigmoid(const Op&, const OpInfo& oi, int) {
+    return run([&] {
+      const at::Tensor& src = values_[oi.src];
+      values_[oi.result] = fresh(oi.result, src.sizes());
+      if (!meta_) values_[oi.result].copy_(at::sigmoid(src));
+    });
+  }
+  OpStatus Gelu(const Op&, const OpInfo& oi, int) {
+    return run([&] {
+      const at::Tensor& src = values_[oi.src];
+      values_[oi.result] = fresh(oi.result, src.sizes());
+      if (!meta_) values_[oi.result].copy_(at::gelu(src));
+    });
+  }
   OpStatus IndexCopy(const Op& op, const OpInfo& oi, int) {
     return run([&] {
       const at::Tensor& self = values_[oi.src];

@@ -35,7 +35,9 @@ std::string sizes_string(const std::vector<int64_t>& sizes);
 
 // Compares two values; on a difference, describes the first one ("sizes [2, 3]
 // vs [2, 4]" or "element [1, 2]: expected 5, got 7") and returns false.
+// `bounds` (row-major, one per element; empty or null: all exact): two floating
+// elements within their bound are equal (oracles/judge_inexact.h).
 bool compare_values(const TensorValue& expected, const TensorValue& actual, std::string& why,
-                    int64_t* first_bad_flat = nullptr);
+                    int64_t* first_bad_flat = nullptr, const std::vector<double>* bounds = nullptr);
 
 }  // namespace slicefuzz

@@ -158,6 +158,8 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::AddOut:
     case OpKind::MulOut:
     case OpKind::Relu:
+    case OpKind::Sigmoid:
+    case OpKind::Gelu:
     case OpKind::IndexCopy:
     case OpKind::IndexPut: break;
   }

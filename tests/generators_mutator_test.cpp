@@ -5,6 +5,8 @@
 // repairs the arguments a shape change broke.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -69,7 +71,8 @@ TEST(Mutator, EveryMutatorAppliesAndKeepsCasesWellFormed) {
       continue;
     // The eager mutators apply to eager programs only (EagerMutatorsApplyToEagerProgramsOnly).
     if (std::string(m.name).find("Relu") != std::string::npos ||
-        std::string(m.name).find("IndexWrite") != std::string::npos || std::string(m.name) == "SwapAddAndMul")
+        std::string(m.name).find("IndexWrite") != std::string::npos || std::string(m.name) == "SwapAddAndMul" ||
+        std::string(m.name) == "SwapActivation")
       continue;
     const int applied = apply_all(m, cases, [](const Case&, const Case&) {});
     std::printf("%-22s applied %3d of %zu\n", m.name, applied, cases.size() * 3);
@@ -150,6 +153,42 @@ TEST(Mutator, SwapAddAndMulTurnsOneArithmeticOpIntoTheOther) {
     EXPECT_EQ(changed, 1) << print_case(after);
   });
   EXPECT_GT(applied, 10);
+}
+
+// SwapActivation (version 4's sigmoid and gelu): one of relu, sigmoid, gelu
+// becomes another of them; nothing else changes; a case with none is left alone.
+TEST(Mutator, SwapActivationTurnsOneActivationIntoAnother) {
+  std::vector<Case> plain;
+  for (const Case& c : starting_cases(60))
+    if (!c.has_eager_ops()) plain.push_back(c);
+  ASSERT_FALSE(plain.empty());
+  EXPECT_EQ(apply_all(mutator("SwapActivation"), plain, [](const Case&, const Case&) {}), 0);
+  std::vector<Case> eager;
+  for (uint64_t i = 0; i < 100; ++i) {
+    Case c = generate_case(31, i, /*eager=*/true);
+    repair_case(c, kFuzzByteBudget, kFuzzMaxOps);
+    eager.push_back(std::move(c));
+  }
+  const auto activation = [](OpKind k) { return k == OpKind::Relu || k == OpKind::Sigmoid || k == OpKind::Gelu; };
+  std::set<OpKind> made;
+  const int applied = apply_all(mutator("SwapActivation"), eager, [&](const Case& before, const Case& after) {
+    ASSERT_EQ(before.ops.size(), after.ops.size());
+    int changed = 0;
+    for (size_t k = 0; k < after.ops.size(); ++k) {
+      if (before.ops[k] == after.ops[k]) continue;
+      ++changed;
+      Op back = after.ops[k];
+      EXPECT_TRUE(activation(before.ops[k].kind) && activation(back.kind) && before.ops[k].kind != back.kind)
+          << print_case(after);
+      made.insert(back.kind);
+      back.kind = before.ops[k].kind;
+      EXPECT_EQ(back, before.ops[k]) << "only the kind changes";
+    }
+    EXPECT_EQ(changed, 1) << print_case(after);
+  });
+  EXPECT_GT(applied, 10);
+  // The starting programs hold relu only (the generator's default version).
+  EXPECT_TRUE(made.count(OpKind::Sigmoid) && made.count(OpKind::Gelu)) << "sigmoid and gelu are each made";
 }
 
 // The op of `after` without which it has `before`'s ops, or -1.

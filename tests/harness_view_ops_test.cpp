@@ -54,6 +54,8 @@ const std::map<std::string, std::string> kOneOpOfEachKind = {
     {"index_put", "y = index_put(t, dim=0, index=[0], values=x)"},
     {"permute_copy", "y = permute_copy(t, dims=[1, 0])"},
     {"mul", "y = mul(t, 3)"},
+    {"sigmoid", "y = sigmoid(t)"},
+    {"gelu", "y = gelu(t)"},
 };
 
 Case one_op_case(const std::string& line) {

@@ -136,7 +136,7 @@ TEST(MutatorsKeepSymbols, AMakeDynamicMutantTheAnalysisRefusesIsUndone) {
   ASSERT_NE(make, nullptr);
   int refused = 0, tried = 0;
   std::mt19937_64 rng(7);
-  for (uint64_t i = 0; i < 3000 && refused < 5; ++i) {
+  for (uint64_t i = 0; i < 8000 && refused < 5; ++i) {
     // Static mutants, as a version-4 fuzz corpus holds them (ops broken on
     // purpose among them), the sort the fuzzer's refusals came from.
     Case start = generate_case(17, i);

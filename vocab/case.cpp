@@ -73,6 +73,12 @@ bool Case::has_eager_ops() const {
   return false;
 }
 
+bool Case::has_inexact_ops() const {
+  for (const Op& op : ops)
+    if (op.kind == OpKind::Sigmoid || op.kind == OpKind::Gelu) return true;
+  return false;
+}
+
 std::vector<std::string> op_uses(const Op& op) {
   if (op.kind == OpKind::Copy) return {op.target, op.src};
   if (op_kind_info(op.kind).effect == OpEffect::Mutates) return {op.target};

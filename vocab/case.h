@@ -204,6 +204,9 @@ struct Case {
   const InputDecl* find_input(const std::string& name) const;
   bool is_input(const std::string& name) const { return find_input(name) != nullptr; }
   bool has_eager_ops() const;
+  // sigmoid or gelu: ops whose values torch rounds by the operand's layout, so
+  // they are compared within bounds (oracles/judge_inexact.h).
+  bool has_inexact_ops() const;
   int min_version() const;  // the lowest format version that can hold it
 };
 

@@ -105,7 +105,8 @@ inline constexpr ArgSpec kIndexPut[] = {{"dim", K::Int, S::Dim, R::Dim},
 // size-1 dim moved); et_view takes sizes only, so its guard is asked nothing of
 // a permute that reorders elements (judge::op_keeps_element_order).
 inline constexpr ArgSpec kPermute[] = {{"dims", K::IntList, S::Ints, R::Permutation}};
-// An op with no argument after its operand (relu).
+// An op with no argument after its operand (relu, sigmoid, gelu: gelu is
+// aten::gelu with approximate="none", the tanh form is not in the case language).
 inline constexpr ArgList kNone{};
 }  // namespace op_args
 
@@ -149,7 +150,9 @@ inline constexpr ArgList kNone{};
   X(IndexPut, "index_put", 2, true, Defines, "", kIndexPut, "", "", "")                         \
   X(PermuteCopy, "permute_copy", 4, false, Defines, "et_view", kPermute, "permute_copy_out",     \
     "permute", "aten::permute_copy.out")                                                         \
-  X(MulOut, "mul", 4, true, Defines, "", kScalar, "", "", "")
+  X(MulOut, "mul", 4, true, Defines, "", kScalar, "", "", "")                                  \
+  X(Sigmoid, "sigmoid", 4, true, Defines, "", kNone, "", "", "")                                 \
+  X(Gelu, "gelu", 4, true, Defines, "", kNone, "", "", "")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 

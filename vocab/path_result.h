@@ -17,6 +17,10 @@ struct PathResult {
   // A kernel reported an error but had written to its out tensor first.
   bool partial_write = false;
   std::vector<TensorValue> outputs;  // in the order of Case::outputs when complete
+  // The judge's naive reference only: per output, per element (row-major), how
+  // far two faithful computations of it may lie apart (oracles/judge_inexact.h);
+  // empty where no inexact op (sigmoid, gelu) reached the outputs: exact.
+  std::vector<std::vector<double>> output_bounds;
   bool complete() const { return error_op < 0 && !ran_past_failure; }
 };
 

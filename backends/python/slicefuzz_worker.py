@@ -33,6 +33,8 @@ OP_FORMS = [
     ("narrow_copy", re.compile(rf"(\w+)\s*=\s*narrow_copy\((\w+),\s*dim=({_INT}),\s*start=({_INT}),\s*length=({_INT})\)$")),
     ("permute_copy", re.compile(r"(\w+)\s*=\s*permute_copy\((\w+),\s*dims=\[([^\]]*)\]\)$")),
     ("relu", re.compile(r"(\w+)\s*=\s*relu\((\w+)\)$")),
+    ("sigmoid", re.compile(r"(\w+)\s*=\s*sigmoid\((\w+)\)$")),
+    ("gelu", re.compile(r"(\w+)\s*=\s*gelu\((\w+)\)$")),
     ("index_put", re.compile(rf"(\w+)\s*=\s*index_put\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*values=(\w+)\)$")),
     ("index_copy", re.compile(rf"(\w+)\s*=\s*index_copy\((\w+),\s*dim=({_INT}),\s*index=\[([^\]]*)\],\s*source=(\w+)\)$")),
     ("clone", re.compile(r"(\w+)\s*=\s*clone\((\w+)\)$")),
@@ -41,6 +43,19 @@ OP_FORMS = [
     ("add_", re.compile(rf"add_\((\w+),\s*({_INT})\)$")),
     ("copy_", re.compile(r"copy_\((\w+),\s*(\w+)\)$")),
 ]
+
+
+def value_dtypes(case):
+    """Every value's dtype: its operand's, but sigmoid of a bool or integer tensor
+    is float32 (torch's promotion); programs do not cast otherwise."""
+    dtypes = {case["input"]: case["dtype"]}
+    for op in case["ops"]:
+        if op[0] in ("add_", "copy_"):
+            continue
+        src = dtypes.get(op[2], case["dtype"])
+        promoted = op[0] == "sigmoid" and not src.is_floating_point
+        dtypes[op[1]] = torch.float32 if promoted else src
+    return dtypes
 
 
 def opt_int(s):
@@ -187,9 +202,10 @@ def eager_function(case):
     in torch 1.13 returns a base mutated through a view of it stale when it is
     returned as is, in the control too). The input's final value is read from the
     input itself after the call."""
-    # mul's k as torch casts an int64 to the program's dtype (every value has the
-    # input's: programs do not cast), computed here, outside any trace of f.
-    mul_k = {op[1]: torch.tensor(int(op[3]), dtype=torch.int64).to(case["dtype"]).item()
+    # mul's k as torch casts an int64 to the dtype of mul's operand, computed here,
+    # outside any trace of f.
+    dtypes = value_dtypes(case)
+    mul_k = {op[1]: torch.tensor(int(op[3]), dtype=torch.int64).to(dtypes[op[2]]).item()
              for op in case["ops"] if op[0] == "mul"}
 
     def f(x):
@@ -217,6 +233,10 @@ def eager_function(case):
                 env[a[0]] = permute_copy(env[a[1]], int_list(a[2]))
             elif kind == "relu":
                 env[a[0]] = torch.relu(env[a[1]])
+            elif kind == "sigmoid":  # an integer tensor's is float32
+                env[a[0]] = torch.sigmoid(env[a[1]])
+            elif kind == "gelu":  # approximate="none"
+                env[a[0]] = torch.nn.functional.gelu(env[a[1]])
             elif kind == "index_put":  # indices = [None] * dim + [index]
                 self_ = env[a[1]]
                 index = torch.tensor(int_list(a[3]), dtype=torch.int64)
@@ -241,6 +261,8 @@ def eager_function(case):
                 dst, src = env[a[0]], env[a[1]]
                 if dst.shape != src.shape:
                     raise RuntimeError("copy_: sizes differ (slicefuzz does not broadcast)")
+                if dst.dtype != src.dtype:  # sigmoid made an integer program's value float32
+                    raise RuntimeError("copy_: dtypes differ (slicefuzz programs do not cast)")
                 dst.copy_(src)  # as written: torch refuses a partial overlap itself
         CURRENT_OP[0] = -1
         return tuple(env[n].clone() for n in case["outputs"] if n != case["input"])

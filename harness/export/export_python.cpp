@@ -141,10 +141,14 @@ std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
     case OpKind::Select:
     case OpKind::AddOut:
     case OpKind::MulOut:
-    case OpKind::Relu: {
+    case OpKind::Relu:
+    case OpKind::Sigmoid:
+    case OpKind::Gelu: {
       const char* fn = op.kind == OpKind::Slice ? "view_slice"
                        : op.kind == OpKind::Select ? "view_select"
                        : op.kind == OpKind::Relu ? "torch.relu"
+                       : op.kind == OpKind::Sigmoid ? "torch.sigmoid"
+                       : op.kind == OpKind::Gelu ? "torch.nn.functional.gelu"
                        : op.kind == OpKind::MulOut ? "mul_out" : "add_out";
       args.insert(args.begin(), py(op.src));
       return py(op.result) + " = " + fn + "(" + join(args, ", ") + ")";

@@ -26,7 +26,9 @@ Finding finding(FindingKind kind, FindingPath path, int op, std::string message)
 // op must fail), then every output element. `mismatch_kind` is VALUE_MISMATCH for a
 // path under test and ORACLE_DISAGREEMENT between the two oracles. The messages
 // call `actual` by its path's word, or by `actual_name` when given.
+// `bounds`: the naive reference's per-element bounds of the outputs (empty: exact).
 std::optional<Finding> compare_paths(const Case& c, const ProgramInfo& info,
+                                     const std::vector<std::vector<double>>& bounds,
                                      const PathResult& expected, std::string_view expected_name,
                                      const PathResult& actual, FindingPath path,
                                      FindingKind mismatch_kind, std::string_view note,
@@ -73,7 +75,9 @@ std::optional<Finding> compare_paths(const Case& c, const ProgramInfo& info,
   if (!expected.complete() || !actual.complete()) return std::nullopt;
   for (size_t i = 0; i < expected.outputs.size() && i < actual.outputs.size(); ++i) {
     std::string why;
-    if (compare_values(expected.outputs[i], actual.outputs[i], why)) continue;
+    if (compare_values(expected.outputs[i], actual.outputs[i], why, nullptr,
+                       i < bounds.size() ? &bounds[i] : nullptr))
+      continue;
     const int def = info.values[info.outputs[i]].def_op;
     return finding(mismatch_kind, path, def,
                    "output '" + c.outputs[i] + "' (defined by " + op_label(c, def) + "): " +
@@ -81,6 +85,13 @@ std::optional<Finding> compare_paths(const Case& c, const ProgramInfo& info,
                        std::string(note));
   }
   return std::nullopt;
+}
+
+// The naive reference's output bounds where it ran (every case check runs it
+// first; the provenance shadow holds no inexact op: exact).
+const std::vector<std::vector<double>>& output_bounds(const ExecutionRecord& r) {
+  static const std::vector<std::vector<double>> kExact;
+  return r.naive ? r.naive->output_bounds : kExact;
 }
 
 void push(CaseReport& report, std::optional<Finding> f) {
@@ -108,7 +119,7 @@ bool fill_is_distinct(ScalarType t, int64_t numel) {
 // ---- The checks -------------------------------------------------------------
 
 void oracles_agree(const ExecutionRecord& r, AliasMode, CaseReport& report) {
-  push(report, compare_paths(r.c, r.info, r.torch->path, "torch", *r.naive, FindingPath::Oracle,
+  push(report, compare_paths(r.c, r.info, output_bounds(r), r.torch->path, "torch", *r.naive, FindingPath::Oracle,
                              FindingKind::ORACLE_DISAGREEMENT, "", "reference"));
 }
 
@@ -133,11 +144,11 @@ void backend_admits(const ExecutionRecord& r, AliasMode, CaseReport& report) {
   }
   // The in-process kernels and pass run copy semantics only (DESIGN 2).
   if (r.c.has_eager_ops() && !backend.eager_ops)
-    report.unsupported = "eager ops (slice, select, add, mul, relu, index_copy, index_put: eager programs, version 2 on)";
+    report.unsupported = "eager ops (slice, select, add, mul, relu, sigmoid, gelu, index_copy, index_put: eager programs, version 2 on)";
 }
 
 void copy_path(const ExecutionRecord& r, AliasMode, CaseReport& report) {
-  push(report, compare_paths(r.c, r.info, r.torch->path, "torch", *r.copy, FindingPath::Copy,
+  push(report, compare_paths(r.c, r.info, output_bounds(r), r.torch->path, "torch", *r.copy, FindingPath::Copy,
                              FindingKind::VALUE_MISMATCH, r.note));
 }
 
@@ -255,7 +266,7 @@ void alias_facts(const ExecutionRecord& r, AliasMode mode, CaseReport& report) {
 
 void rewrite_values(const ExecutionRecord& r, AliasMode mode, CaseReport& report) {
   if (const RewritePathResult* run = r.run(mode))
-    push(report, compare_paths(r.c, r.info, r.torch->path, "torch", run->first_execution.path,
+    push(report, compare_paths(r.c, r.info, output_bounds(r), r.torch->path, "torch", run->first_execution.path,
                                rewrite_path(r, mode), FindingKind::VALUE_MISMATCH, r.note));
 }
 
@@ -267,7 +278,7 @@ void alias_facts_again(const ExecutionRecord& r, AliasMode mode, CaseReport& rep
 
 void rewrite_values_again(const ExecutionRecord& r, AliasMode mode, CaseReport& report) {
   if (const RewritePathResult* run = r.run(mode))
-    push(report, compare_paths(r.c, r.info, run->first_execution.path, "the first execution", run->path,
+    push(report, compare_paths(r.c, r.info, output_bounds(r), run->first_execution.path, "the first execution", run->path,
                                rewrite_path(r, mode), FindingKind::VALUE_MISMATCH,
                                r.note.empty() ? std::string(kAgain) : r.note));
 }
@@ -322,7 +333,7 @@ void worker_answer(const ExecutionRecord& r, AliasMode, CaseReport& report) {
 
 // Then its errors and values against torch.
 void worker_values(const ExecutionRecord& r, AliasMode, CaseReport& report) {
-  push(report, compare_paths(r.c, r.info, r.torch->path, "torch", r.worker->path, FindingPath::Worker,
+  push(report, compare_paths(r.c, r.info, output_bounds(r), r.torch->path, "torch", r.worker->path, FindingPath::Worker,
                              FindingKind::VALUE_MISMATCH, " [out-of-process backend " + r.backend.name + "]"));
 }
 
