@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""Seven wrong programs from ExecuTorch's shipped passes, standalone: torch 1.13
+"""Eight wrong programs from ExecuTorch's shipped passes, standalone: torch 1.13
 and the upstream files only (no slicefuzz code). Found by slicefuzz's
 et-native-delegate and et-exir-reinplace backends (docs/executorch.md,
 "ExecuTorch's Python passes"). Programs 1-5 run the native delegate's passes,
-programs 6 and 7 exir's reinplace_pass alone with its default op set. Exit 0 when
-all seven reproduce, 1 otherwise.
+programs 6 to 8 exir's reinplace_pass alone with its default op set. Exit 0 when
+all eight reproduce, 1 otherwise.
 
 1. slice_after_relu: ReplaceCopyWithAliasPass aliases a slice whose base a later
    in-place relu (made by NativeReinplacePass) overwrites; the slice then reads
@@ -39,6 +39,11 @@ all seven reproduce, 1 otherwise.
    in-place op then reads the rows it overwrites; PyTorch refuses it ("some
    elements of the input tensor and the written-to tensor refer to a single
    memory location"), where the functional program ran.
+8. index_put_into_a_mutated_input: program 3's root cause reached through exir's
+   reinplace_pass with its default op set: `c = x.index_put([idx], x[:2]);
+   x.copy_(c - 100); return c` gets index_put_(x) (x is a mutable user input and
+   nothing after the op reads it), so c is x's storage and the write-back of x's
+   new value at the end makes the returned c equal c - 100.
 
   /usr/bin/python3 docs/et_native_delegate_findings.py EXECUTORCH_SRC NATIVE_DELEGATE_TREE
   (here: ../shared/executorch ../shared/native-delegate)
@@ -215,19 +220,24 @@ def main(src, overlay):
         c = torch.ops.aten.index_put(t, [torch.tensor([1, 0, 3, 2])], t)
         return (c,)
 
+    def index_put_into_a_mutated_input(x):  # exir's default set: x written in place, then written back
+        c = torch.ops.aten.index_put(x, [torch.tensor([2, 0])], x[:2])
+        x.copy_(c - 100)
+        return (c,)
+
     x = torch.arange(12, dtype=torch.float32).reshape(4, 3) - 5
     differ = 0
     for f in (slice_after_relu, relu_of_an_output, relu_into_a_mutated_input, relu_of_a_slice,
               slice_after_index_copy):
         differ += run_program(f, x, passes, ops, ExportedProgram)
     reinplace = importlib.import_module("executorch.exir.passes.reinplace")
-    for f in (index_put_of_an_output, index_put_of_itself):
+    for f in (index_put_of_an_output, index_put_of_itself, index_put_into_a_mutated_input):
         differ += run_program(f, x, passes, ops, ExportedProgram,
                               pipeline=lambda ep: reinplace.reinplace_pass(ep))  # its DEFAULT_INPLACEABLE_OPS
     for m in ("backends.native.passes.reinplace", "backends.native.passes.replace_copy_with_alias",
               "exir.passes.reinplace"):
         print("ran", sys.modules["executorch." + m].__file__)
-    return 0 if differ == 7 else 1
+    return 0 if differ == 8 else 1
 
 
 def run_program(f, x, passes, ops, ExportedProgram, pipeline=None):
