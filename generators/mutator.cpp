@@ -311,7 +311,7 @@ bool apply_mutator(const CaseMutator& m, Case& c, Rng& rng, int64_t byte_budget)
   // optional: a SEGV in fuzz_program's mutator on the next copy of the case,
   // found by the self-test, executorch-runtime, fuzz seed 2.)
   std::optional<Case> before;
-  if (m.refits || c.is_dynamic() || m.makes_version >= kDynamicCaseVersion) before = c;
+  if (m.refits || c.is_dynamic() || m.adds_symbols) before = c;
   if (!m.apply(c, rng)) return false;
   repair_case(c, byte_budget, kFuzzMaxOps);
   if (m.refits && chance(rng, kRefitPercent)) {

@@ -36,6 +36,9 @@ struct CaseMutator {
   // A mutator that raises a case's format version (MakeDynamic: 4) is left out
   // of a campaign that generates an older version (mutate_case's max_version).
   int makes_version = 0;
+  // A mutator that can give a static case symbols (MakeDynamic): apply_mutator
+  // keeps a copy of the case to undo a mutant the dynamic analysis refuses.
+  bool adds_symbols = false;
 };
 
 // Every mutator, version-1 ones first (mutators_v1.cpp), then those of the view

@@ -90,7 +90,7 @@ std::vector<CaseMutator> dynamic_mutators() {
           {"DropExecution", &drop_execution, false},
           {"ChangeExecutionValue", &change_execution_value, false},
           {"MoveRangeBottom", &move_range_bottom, false},
-          {"MakeDynamic", &make_dynamic, false, kDynamicCaseVersion}};
+          {"MakeDynamic", &make_dynamic, false, kDynamicCaseVersion, true}};
 }
 
 }  // namespace slicefuzz::mut
