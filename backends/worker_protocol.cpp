@@ -20,6 +20,8 @@ bool in_worker_protocol(OpKind kind) {
     case OpKind::Relu:
     case OpKind::Sigmoid:
     case OpKind::Gelu:
+    case OpKind::AddTensor:
+    case OpKind::MulTensor:
     case OpKind::IndexCopy:
     case OpKind::IndexPut:
     case OpKind::PermuteCopy:

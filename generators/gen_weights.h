@@ -89,6 +89,12 @@ inline constexpr size_t kAddBecomesMulPercent = 50;
 // gelu with these chances (percent; the rest stay relu), from a stream of their
 // own. Both change every element, as relu of the generator's negative values does.
 inline constexpr size_t kActivationEagerCasePercent = 40;
+// Version 4's add and mul of two tensors: a share of the eager cases have each
+// out-of-place add or mul by an integer made the same op of two tensors (the
+// second a value of the first's dtype and sizes, defined before it) with this
+// chance, from a stream of their own.
+inline constexpr size_t kTwoTensorEagerCasePercent = 30;
+inline constexpr size_t kArithmeticTakesTensorPercent = 50;
 inline constexpr size_t kReluBecomesSigmoidPercent = 35;
 inline constexpr size_t kReluBecomesGeluPercent = 35;
 

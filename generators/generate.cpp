@@ -8,6 +8,7 @@
 #include "generators/eager_gen.h"
 #include "generators/gen_weights.h"
 #include "generators/schema_ops_gen.h"
+#include "generators/tensor_operands.h"
 #include "generators/view_ops_gen.h"
 #include "oracles/analysis.h"
 
@@ -107,6 +108,20 @@ Case with_activations(Case c, uint64_t seed, uint64_t index, uint64_t attempt, i
   return c;
 }
 
+// Version 4 on: add and mul of two tensors in a share of the eager cases (an add
+// or mul by an integer made the op of two tensors), from a stream of their own.
+constexpr uint64_t kTwoTensorStream = 0x736c696365747774;  // "slicetwt"
+Case with_two_tensor_ops(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
+  if (version < kDynamicCaseVersion || !c.has_eager_ops()) return c;
+  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kTwoTensorStream, attempt}).next());
+  if (rng() % 100 >= gen::weights::kTwoTensorEagerCasePercent) return c;
+  for (size_t i = 0; i < c.ops.size(); ++i)
+    if ((c.ops[i].kind == OpKind::AddOut || c.ops[i].kind == OpKind::MulOut) &&
+        rng() % 100 < gen::weights::kArithmeticTakesTensorPercent)
+      gen::make_two_tensor_op(c, i, rng);
+  return c;
+}
+
 // Version 4 (opt-in): a share of the copy-semantics cases of version 2 on made
 // dynamic (dynamic_gen.h), from a stream of their own.
 constexpr uint64_t kSymbolsStream = 0x736c69636573796d;  // "slicesym"
@@ -122,6 +137,7 @@ Case generate_versioned(uint64_t seed, uint64_t index, uint64_t attempt, bool ea
   c = with_newer_schema_ops(std::move(c), seed, index, attempt, version);
   c = with_mul(std::move(c), seed, index, attempt, version);
   c = with_activations(std::move(c), seed, index, attempt, version);
+  c = with_two_tensor_ops(std::move(c), seed, index, attempt, version);
   return with_symbols(std::move(c), seed, index, attempt, version);
 }
 Case generate_case(uint64_t seed, uint64_t index, bool eager, int version) {

@@ -8,6 +8,7 @@
 // in-process backends refuse. Each leaves room for what it inserts below the
 // fuzzer's op limit (kFuzzMaxOps): repair would cut the read that makes the probe.
 #include "generators/mutator_util.h"
+#include "generators/tensor_operands.h"
 
 namespace slicefuzz::mut {
 
@@ -146,6 +147,26 @@ bool swap_activation(Case& c, Rng& rng) {
   return true;
 }
 
+// An add or mul by an integer becomes the op of two tensors (version 4), or one
+// of two tensors goes back to an integer (k = 2: mul by 2, the probe's s * 2).
+bool swap_scalar_and_tensor_operand(Case& c, Rng& rng) {
+  std::vector<size_t> at;
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    const OpKind k = c.ops[i].kind;
+    if (k == OpKind::AddOut || k == OpKind::MulOut || k == OpKind::AddTensor || k == OpKind::MulTensor) at.push_back(i);
+  }
+  if (at.empty()) return false;
+  const size_t i = at[below(rng, at.size())];
+  Op& op = c.ops[i];
+  if (op.kind == OpKind::AddTensor || op.kind == OpKind::MulTensor) {
+    op.kind = op.kind == OpKind::AddTensor ? OpKind::AddOut : OpKind::MulOut;
+    op.other.clear();
+    op.scalar = 2;
+    return true;
+  }
+  return gen::make_two_tensor_op(c, i, rng);
+}
+
 }  // namespace
 
 std::vector<CaseMutator> eager_mutators() {
@@ -153,7 +174,8 @@ std::vector<CaseMutator> eager_mutators() {
           {"InsertRelu", insert_relu, false},
           {"IndexWriteOfViewedBase", index_write_of_viewed_base, false},
           {"SwapAddAndMul", swap_add_and_mul, false, kDynamicCaseVersion},
-          {"SwapActivation", swap_activation, false, kDynamicCaseVersion}};
+          {"SwapActivation", swap_activation, false, kDynamicCaseVersion},
+          {"SwapScalarAndTensorOperand", swap_scalar_and_tensor_operand, false, kDynamicCaseVersion}};
 }
 
 }  // namespace slicefuzz::mut

@@ -201,6 +201,9 @@ bool analyze_into(const Case& c, int64_t budget, ProgramInfo& info, size_t& defi
       if (why.empty() && op.kind == OpKind::IndexPut)
         why = judge::index_put_error(layout_of(oi.src), src.dtype, layout_of(oi.other),
                                      info.values[oi.other].dtype, op.dim, op.ints);
+      if (why.empty() && (op.kind == OpKind::AddTensor || op.kind == OpKind::MulTensor))
+        why = judge::other_operand_error(op.kind, layout_of(oi.src), src.dtype, layout_of(oi.other),
+                                         info.values[oi.other].dtype);
       // Eager views take no bytes of their own: they share their source's storage.
       ValueInfo& result = info.values[oi.result];
       if (why.empty()) {

@@ -287,6 +287,41 @@ void scalar_op_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k, Op op, B
   }
 }
 
+// a[i] = a[i] op b[i] on n contiguous elements of one dtype: the same arithmetic
+// as scalar_op_elements with b's element as k (integers wrap, float16/bfloat16 in
+// float, rounded once); bool elements take `on_bool(a, b)`.
+template <typename Op, typename BoolRule>
+void tensor_op_elements(ScalarType t, uint8_t* a, const uint8_t* b, int64_t n, Op op, BoolRule on_bool) {
+  const int64_t es = static_cast<int64_t>(element_size(t));
+  const auto each = [&](auto one) {
+    for (int64_t e = 0; e < n; ++e) one(a + e * es, b + e * es);
+  };
+  const auto wrap = [&](auto zero) {
+    using T = decltype(zero);
+    each([&](uint8_t* p, const uint8_t* q) { wrapping<T>(p, static_cast<int64_t>(load<T>(q)), op); });
+  };
+  switch (t) {
+    case ScalarType::Bool:
+      return each([&](uint8_t* p, const uint8_t* q) { store<uint8_t>(p, on_bool(load<uint8_t>(p) != 0, load<uint8_t>(q) != 0)); });
+    case ScalarType::Byte: return wrap(uint8_t{0});
+    case ScalarType::Char: return wrap(int8_t{0});
+    case ScalarType::Short: return wrap(int16_t{0});
+    case ScalarType::Int: return wrap(int32_t{0});
+    case ScalarType::Long: return wrap(int64_t{0});
+    case ScalarType::Half:
+    case ScalarType::BFloat16: {
+      const Float16Format& fmt = format16(t);
+      return each([&](uint8_t* p, const uint8_t* q) {
+        store<uint16_t>(p, encode_with(fmt, t, op(fmt.decoded[load<uint16_t>(p)], fmt.decoded[load<uint16_t>(q)])));
+      });
+    }
+    case ScalarType::Float:
+      return each([&](uint8_t* p, const uint8_t* q) { store<float>(p, op(load<float>(p), load<float>(q))); });
+    case ScalarType::Double:
+      return each([&](uint8_t* p, const uint8_t* q) { store<double>(p, op(load<double>(p), load<double>(q))); });
+  }
+}
+
 const auto kPlus = [](auto a, auto b) { return a + b; };
 const auto kTimes = [](auto a, auto b) { return a * b; };
 
@@ -322,6 +357,14 @@ void add_to_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
 void mul_elements(ScalarType t, uint8_t* p, int64_t n, int64_t k) {
   // bool: k cast to bool (k != 0), then torch's bool product, `and`.
   scalar_op_elements(t, p, n, k, kTimes, [](bool x, int64_t k) -> uint8_t { return x && k != 0; });
+}
+
+void add_tensor_elements(ScalarType t, uint8_t* a, const uint8_t* b, int64_t n) {
+  tensor_op_elements(t, a, b, n, kPlus, [](bool x, bool y) -> uint8_t { return x || y; });  // torch: or
+}
+
+void mul_tensor_elements(ScalarType t, uint8_t* a, const uint8_t* b, int64_t n) {
+  tensor_op_elements(t, a, b, n, kTimes, [](bool x, bool y) -> uint8_t { return x && y; });
 }
 
 void relu_elements(ScalarType t, uint8_t* p, int64_t n) {

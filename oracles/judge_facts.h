@@ -87,6 +87,11 @@ void add_to_elements(ScalarType t, uint8_t* first, int64_t n, int64_t k);
 // then the product in the dtype: integers wrap, bool is `and`, float16/bfloat16
 // multiply in float (exact for two 11-bit significands) and round once.
 void mul_elements(ScalarType t, uint8_t* first, int64_t n, int64_t k);
+// add and mul of two tensors of one dtype, element-wise on n contiguous
+// elements (a[i] = a[i] op b[i]): integers wrap, float16/bfloat16 compute in
+// float and round once, bool add is `or` and bool mul `and` (torch's).
+void add_tensor_elements(ScalarType t, uint8_t* a, const uint8_t* b, int64_t n);
+void mul_tensor_elements(ScalarType t, uint8_t* a, const uint8_t* b, int64_t n);
 // relu on n contiguous elements: a negative element becomes +0, every other
 // (-0.0 and NaN included) stays, as torch's clamp_min(x, 0) leaves them; uint8 is
 // unchanged. Bool and float16 never get here (op_dtype_error refuses them).

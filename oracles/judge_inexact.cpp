@@ -94,4 +94,16 @@ double mul_bound(ScalarType t, double y, double e, int64_t k) {
   return scaled + spacing(t, std::fabs(y) + scaled);
 }
 
+double add_tensor_bound(ScalarType t, double y, double ea, double eb) {
+  if (ea == 0 && eb == 0) return 0;
+  return ea + eb + spacing(t, std::fabs(y) + ea + eb);
+}
+
+double mul_tensor_bound(ScalarType t, double a, double b, double y, double ea, double eb) {
+  if (ea == 0 && eb == 0) return 0;
+  const double e = std::fabs(b) * ea + std::fabs(a) * eb + ea * eb;
+  if (std::isnan(e)) return std::numeric_limits<double>::infinity();  // an infinite factor times a zero bound
+  return e + spacing(t, std::fabs(y) + e);
+}
+
 }  // namespace slicefuzz::judge

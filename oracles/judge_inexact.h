@@ -47,5 +47,9 @@ double sigmoid_bound(ScalarType t, double y, double e);
 double gelu_bound(ScalarType t, double x, double y, double e);
 double add_bound(ScalarType t, double y, double e);
 double mul_bound(ScalarType t, double y, double e, int64_t k);
+// add and mul of two tensors: y = a op b, with a's bound ea and b's eb (|a| and
+// |b| as this side computed them; the other side's lie within the bounds).
+double add_tensor_bound(ScalarType t, double y, double ea, double eb);
+double mul_tensor_bound(ScalarType t, double a, double b, double y, double ea, double eb);
 
 }  // namespace slicefuzz::judge

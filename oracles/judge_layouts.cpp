@@ -247,7 +247,9 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
     case OpKind::MulOut:
     case OpKind::Relu:
     case OpKind::Sigmoid:
-    case OpKind::Gelu: return;
+    case OpKind::Gelu:
+    case OpKind::AddTensor:
+    case OpKind::MulTensor: return;
     case OpKind::IndexCopy: {
       // torch 1.13's index_copy allocates a contiguous result, whatever self's
       // layout (measured: a transposed self gives row-major strides). Its source
@@ -341,6 +343,22 @@ std::string copy_error(const Layout& target, const Layout& src) {
   for (size_t i = 0; i < target.sizes.size(); ++i) t += (i ? ", " : "") + std::to_string(target.sizes[i]);
   for (size_t i = 0; i < src.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(src.sizes[i]);
   return "copy_: sizes " + s + "] and " + t + "] differ";
+}
+
+std::string other_operand_error(OpKind kind, const Layout& src, ScalarType src_dtype, const Layout& other,
+                                ScalarType other_dtype) {
+  if (kind != OpKind::AddTensor && kind != OpKind::MulTensor) return {};
+  const std::string name = op_kind_name(kind);
+  if (src_dtype != other_dtype)
+    return name + ": dtypes differ (" + std::string(scalar_type_name(src_dtype)) + " and " + std::string(scalar_type_name(other_dtype)) +
+           "; slicefuzz programs do not cast)";
+  if (src.sizes != other.sizes) {
+    std::string a = "[", b = "[";
+    for (size_t i = 0; i < src.sizes.size(); ++i) a += (i ? ", " : "") + std::to_string(src.sizes[i]);
+    for (size_t i = 0; i < other.sizes.size(); ++i) b += (i ? ", " : "") + std::to_string(other.sizes[i]);
+    return name + ": sizes " + a + "] and " + b + "] differ (slicefuzz programs do not broadcast)";
+  }
+  return {};
 }
 
 std::string copy_dtype_error(ScalarType target, ScalarType src) {
@@ -474,6 +492,8 @@ bool op_view_into(const Op& op, const StridedView& src, StridedView& v) {
     case OpKind::Relu:
     case OpKind::Sigmoid:
     case OpKind::Gelu:
+    case OpKind::AddTensor:
+    case OpKind::MulTensor:
     case OpKind::IndexCopy:
     case OpKind::IndexPut:
     case OpKind::Add:

@@ -70,6 +70,11 @@ std::string copy_error(const Layout& target, const Layout& src);
 // never casts (aten's and ExecuTorch's do; a documented choice of the case
 // language, README "copy_").
 std::string copy_dtype_error(ScalarType target, ScalarType src);
+// Why add or mul of two tensors must fail, or "" (and "" for every other op):
+// their operands must have one dtype and one size (torch would cast and
+// broadcast; slicefuzz programs do neither, a documented choice).
+std::string other_operand_error(OpKind kind, const Layout& src, ScalarType src_dtype, const Layout& other,
+                                ScalarType other_dtype);
 // Why a defining op must fail for its source's dtype, or "": relu refuses bool
 // (aten: "Boolean inputs not supported for relu") and float16 (torch 1.13's CPU
 // clamp_min has no Half kernel; measured, README "relu"); sigmoid refuses float16,

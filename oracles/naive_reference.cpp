@@ -107,6 +107,14 @@ class NaiveReference {
                    [](ScalarType t, double, double y, double e) { return judge::sigmoid_bound(t, y, e); });
   }
   OpStatus Gelu(const Op& op, const OpInfo& oi, int) { return inexact(op, oi, judge::gelu_elements, judge::gelu_bound); }
+  // add and mul of two tensors: one dtype, one size (the judge refuses others).
+  OpStatus AddTensor(const Op& op, const OpInfo& oi, int) {
+    return two_tensors(op, oi, judge::add_tensor_elements, [](ScalarType t, double, double, double y, double ea,
+                                                              double eb) { return judge::add_tensor_bound(t, y, ea, eb); });
+  }
+  OpStatus MulTensor(const Op& op, const OpInfo& oi, int) {
+    return two_tensors(op, oi, judge::mul_tensor_elements, judge::mul_tensor_bound);
+  }
   OpStatus IndexCopy(const Op& op, const OpInfo& oi, int) {
     const judge::OpOutcome& out = outcome(op, oi.src);
     std::string err = out.error;
@@ -219,6 +227,36 @@ class NaiveReference {
     const ValueInfo& vi = info_.values[v];
     const bool known = vi.known && vi.dim_order.size() == value.sizes.size();
     values_[v] = mem_.fresh(std::move(value), known ? vi.dim_order : layout.dim_order, bounds);
+  }
+
+  // `elements` computes a op b in place of a; `bound` each element's bound from
+  // (dtype, a, b, y, a's bound, b's bound).
+  template <typename Bound>
+  OpStatus two_tensors(const Op& op, const OpInfo& oi, void (*elements)(ScalarType, uint8_t*, const uint8_t*, int64_t),
+                       Bound bound) {
+    const judge::OpOutcome& out = outcome(op, oi.src);
+    std::string err = out.error;
+    if (err.empty())
+      err = judge::other_operand_error(op.kind, layout_of(oi.src), info_.values[oi.src].dtype, layout_of(oi.other),
+                                       info_.values[oi.other].dtype);
+    if (!err.empty()) return OpStatus::error(err);
+    TensorValue y = mem_.read(values_[oi.src]);
+    const TensorValue a = y, b = mem_.read(values_[oi.other]);
+    std::vector<double> ea = mem_.read_bounds(values_[oi.src]), eb = mem_.read_bounds(values_[oi.other]);
+    elements(y.dtype, y.bytes.data(), b.bytes.data(), y.numel());
+    std::vector<double> bounds;
+    if (!ea.empty() || !eb.empty()) {
+      ea.resize(static_cast<size_t>(y.numel()), 0.0);
+      eb.resize(static_cast<size_t>(y.numel()), 0.0);
+      bounds.resize(ea.size());
+      const size_t es = element_size(y.dtype);
+      for (size_t i = 0; i < bounds.size(); ++i) {
+        const auto at = [&](const TensorValue& v) { return judge::element_value(v.dtype, v.bytes.data() + i * es); };
+        bounds[i] = bound(y.dtype, at(a), at(b), at(y), ea[i], eb[i]);
+      }
+    }
+    define(oi.result, std::move(y), out.layout, bounds);
+    return OpStatus::success();
   }
 
   // sigmoid or gelu: `elements` computes the values, `bound` each one's bound

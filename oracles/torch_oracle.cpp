@@ -318,6 +318,27 @@ class TorchEvaluator {
       if (!meta_) mul_int64_in_torch(values_[oi.result], op.scalar);
     });
   }
+  // add and mul of two tensors: torch's add.Tensor and mul.Tensor, on operands of
+  // one dtype and one size (torch would cast and broadcast; programs do neither).
+  OpStatus AddTensor(const Op&, const OpInfo& oi, int) {
+    return two_tensors(oi, "add", [](const at::Tensor& a, const at::Tensor& b) { return at::add(a, b); });
+  }
+  OpStatus MulTensor(const Op&, const OpInfo& oi, int) {
+    return two_tensors(oi, "mul", [](const at::Tensor& a, const at::Tensor& b) { return at::mul(a, b); });
+  }
+  template <typename F>
+  OpStatus two_tensors(const OpInfo& oi, const char* name, F f) {
+    return run([&] {
+      const at::Tensor& a = values_[oi.src];
+      const at::Tensor& b = values_[oi.other];
+      if (a.scalar_type() != b.scalar_type())
+        throw std::invalid_argument(std::string(name) + ": dtypes differ (slicefuzz programs do not cast)");
+      if (a.sizes() != b.sizes())
+        throw std::invalid_argument(std::string(name) + ": sizes differ (slicefuzz programs do not broadcast)");
+      values_[oi.result] = fresh(oi.result, a.sizes());
+      if (!meta_) values_[oi.result].copy_(f(a, b));
+    });
+  }
   OpStatus Relu(const Op&, const OpInfo& oi, int) {
     return run([&] {
       const at::Tensor& src = values_[oi.src];

@@ -160,6 +160,8 @@ OpLayoutFacts op_layout_facts(const Op& op, const Tensor& src, ReshapeViewFn res
     case OpKind::Relu:
     case OpKind::Sigmoid:
     case OpKind::Gelu:
+    case OpKind::AddTensor:
+    case OpKind::MulTensor:
     case OpKind::IndexCopy:
     case OpKind::IndexPut: break;
   }

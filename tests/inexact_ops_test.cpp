@@ -1,4 +1,5 @@
-// sigmoid and gelu (issue 36: the rest of NativeReinplacePass's functional set):
+// sigmoid and gelu (issue 36: the rest of NativeReinplacePass's functional set),
+// and add and mul of two tensors (the probe's `a + b`):
 // torch rounds them by the operand's layout, so the judge compares their values
 // within per-element bounds (oracles/judge_inexact.h). These tests hold that
 // the bounds admit torch's layout-dependent rounding and nothing much wider,
@@ -184,6 +185,87 @@ TEST(InexactOps, DtypeRulesAreTorchs) {
   const ParseResult c = parsed("input x [3]\ns = sigmoid(x)\ncopy_(x, s)\noutput x\n", "int32");
   ASSERT_TRUE(c.ok) << c.error;
   EXPECT_EQ(c.info.failing_op, 1) << c.info.failing_reason;
+}
+
+// add and mul of two tensors (version 4): overloads of add(SRC, INT) and
+// mul(SRC, INT) told apart by the argument's form; one dtype and one size.
+TEST(TwoTensorOps, TheArgumentsFormChoosesTheOverload) {
+  const std::string text =
+      "slicefuzz-case 4\ndtype int8\ninput x [2, 3]\na = add(x, 3)\nb = add(x, other=a)\n"
+      "c = mul(b, other=b)\nd = mul(c, -2)\noutput d\n";
+  const ParseResult p = parse_case(text);
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(p.c.ops[0].kind, OpKind::AddOut);
+  EXPECT_EQ(p.c.ops[1].kind, OpKind::AddTensor);
+  EXPECT_EQ(p.c.ops[1].other, "a");
+  EXPECT_EQ(p.c.ops[2].kind, OpKind::MulTensor);
+  EXPECT_EQ(p.c.ops[3].kind, OpKind::MulOut);
+  EXPECT_EQ(print_case(p.c), text);
+  const ParseResult old = parse_case("slicefuzz-case 2\ndtype int8\ninput x [2]\nb = add(x, other=x)\noutput b\n");
+  EXPECT_FALSE(old.ok);
+  EXPECT_NE(old.error.find("slicefuzz-case 4"), std::string::npos) << old.error;
+  const ParseResult undefined = parsed("input x [2]\nb = mul(x, other=z)\noutput b\n");
+  EXPECT_FALSE(undefined.ok);
+  EXPECT_NE(undefined.error.find("'z' is not defined"), std::string::npos) << undefined.error;
+}
+
+TEST(TwoTensorOps, TorchAndTheReferenceAgreeInEveryDtype) {
+  for (const char* dtype : {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+                            "float64"}) {
+    const ParseResult p = parsed(
+        "input x [3, 6]\nt = add(x, 100)\ns = slice(t, dim=1, start=0, end=None, step=2)\n"
+        "c = slice_copy(t, dim=1, start=1, end=None, step=2)\ny = add(s, other=c)\nz = mul(t, other=t)\n"
+        "w = mul(s, other=c)\noutput y, z, w\n",
+        dtype);
+    ASSERT_TRUE(p.ok) << p.error;
+    const TorchOracleResult torch = run_torch_oracle(p.c, p.info);
+    const PathResult naive = run_naive_reference(p.c, p.info);
+    ASSERT_TRUE(torch.path.complete()) << dtype << ": " << torch.path.error_message;
+    ASSERT_TRUE(naive.complete()) << dtype << ": " << naive.error_message;
+    EXPECT_TRUE(naive.output_bounds.empty()) << "exact ops stay exact";
+    for (size_t i = 0; i < torch.path.outputs.size(); ++i) {
+      std::string why;
+      EXPECT_TRUE(compare_values(torch.path.outputs[i], naive.outputs[i], why)) << dtype << " output " << i << ": " << why;
+    }
+  }
+}
+
+TEST(TwoTensorOps, OperandsOfAnotherDtypeOrSizeFail) {
+  const char* bodies[] = {
+      "input x [2, 3] dtype=int8\ninput w [2, 3]\ny = add(x, other=w)\noutput y\n",  // dtypes differ
+      "input x [2, 3]\ns = slice(x, dim=1, start=0, end=1, step=1)\ny = mul(x, other=s)\noutput y\n",  // sizes
+  };
+  for (const char* body : bodies) {
+    const ParseResult p = parse_case(std::string("slicefuzz-case 4\ndtype float32\n") + body);
+    ASSERT_TRUE(p.ok) << p.error;
+    const int op = static_cast<int>(p.c.ops.size()) - 1;
+    EXPECT_EQ(p.info.failing_op, op) << body;
+    EXPECT_NE(p.info.failing_reason.find("slicefuzz programs do not"), std::string::npos) << p.info.failing_reason;
+    EXPECT_EQ(run_torch_oracle(p.c, p.info).path.error_op, op) << body;
+    EXPECT_EQ(run_naive_reference(p.c, p.info).error_op, op) << body;
+  }
+}
+
+// Bounds through two inexact operands: add sums them, mul weighs each by the
+// other factor; torch and the naive reference agree within them.
+TEST(TwoTensorOps, BoundsOfTwoInexactOperandsCombine) {
+  for (const char* dtype : {"float32", "bfloat16"}) {
+    const ParseResult p = parsed(
+        "input x [4, 30]\nt = add(x, -60)\na = sigmoid(t)\ng = gelu(t)\nb = mul(a, other=g)\n"
+        "c = add(b, other=t)\nd = mul(c, 1000)\noutput b, c, d\n",
+        dtype);
+    ASSERT_TRUE(p.ok) << p.error;
+    const TorchOracleResult torch = run_torch_oracle(p.c, p.info);
+    const PathResult naive = run_naive_reference(p.c, p.info);
+    ASSERT_TRUE(torch.path.complete() && naive.complete());
+    ASSERT_EQ(naive.output_bounds.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+      std::string why;
+      EXPECT_TRUE(compare_values(torch.path.outputs[i], naive.outputs[i], why, nullptr, &naive.output_bounds[i]))
+          << dtype << " output " << p.c.outputs[i] << ": " << why;
+      for (double b : naive.output_bounds[i]) EXPECT_GT(b, 0);
+    }
+  }
 }
 
 }  // namespace

@@ -291,7 +291,10 @@ struct Parser {
   static std::string defining_op_names(int version) {
     std::vector<const char*> names;
     for (const OpKindInfo& row : kOpKinds)
-      if (row.effect == OpEffect::Defines && row.min_version <= version) names.push_back(row.name);
+      if (row.effect == OpEffect::Defines && row.min_version <= version &&
+          std::find_if(names.begin(), names.end(), [&](const char* n) { return std::string_view(n) == row.name; }) ==
+              names.end())  // an overload is named once
+        names.push_back(row.name);
     std::string s;
     for (size_t i = 0; i < names.size(); ++i)
       s += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
@@ -317,12 +320,17 @@ struct Parser {
       if (!kind || !op_defines(*kind) || op_kind_info(*kind).min_version > kLatestCaseVersion)
         return fail(l, "expected " + defining_op_names(c.version) + " after '='");
       op.kind = *kind;
+      if (!l.accept('(') && !expect(l, '(', ("after " + fn).c_str())) return false;
+      if (!name(l, op.src, "the source")) return false;
+      // An overload (a later row of the same name) whose first argument is a
+      // named tensor is chosen by that argument's form: add(a, other=b).
+      for (const OpKindInfo& row : kOpKinds)
+        if (row.kind != op.kind && fn == row.name && row.args.size > 0 &&
+            row.args.data[0].kind == ArgKind::NamedTensor && l.comma_keyword_peek(row.args.data[0].name))
+          op.kind = row.kind;
       if (op_kind_info(op.kind).min_version > c.version)
         return fail(l, "'" + fn + "' needs the header 'slicefuzz-case " +
                            std::to_string(op_kind_info(op.kind).min_version) + "'");
-      // The message is built only when the '(' is missing (no string per op).
-      if (!l.accept('(') && !expect(l, '(', ("after " + fn).c_str())) return false;
-      if (!name(l, op.src, "the source")) return false;
     }
     const OpKindInfo& info = op_kind_info(op.kind);
     for (const ArgSpec& a : info.args)

@@ -47,6 +47,13 @@ class Line {
     out.assign(s_.substr(b, pos_ - b));
     return pos_ > b;
   }
+  // Whether `, KW=` comes next (nothing is consumed): an overload's argument form.
+  bool comma_keyword_peek(std::string_view kw) {
+    const size_t save = pos_;
+    const bool is = accept(',') && keyword(kw) && accept('=');
+    pos_ = save;
+    return is;
+  }
   bool keyword_peek(std::string_view kw) {
     const size_t save = pos_;
     const bool is = keyword(kw);

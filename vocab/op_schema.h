@@ -105,6 +105,11 @@ inline constexpr ArgSpec kIndexPut[] = {{"dim", K::Int, S::Dim, R::Dim},
 // size-1 dim moved); et_view takes sizes only, so its guard is asked nothing of
 // a permute that reorders elements (judge::op_keeps_element_order).
 inline constexpr ArgSpec kPermute[] = {{"dims", K::IntList, S::Ints, R::Permutation}};
+// add and mul of two tensors (aten's add.Tensor with alpha 1, mul.Tensor): the
+// overloads of add(SRC, INT) and mul(SRC, INT), told apart by the argument's
+// form, `other=NAME`. One dtype and one size (slicefuzz programs neither cast
+// nor broadcast).
+inline constexpr ArgSpec kOtherTensor[] = {{"other", K::NamedTensor, S::Other, R::Operand}};
 // An op with no argument after its operand (relu, sigmoid, gelu: gelu is
 // aten::gelu with approximate="none", the tanh form is not in the case language).
 inline constexpr ArgList kNone{};
@@ -152,7 +157,9 @@ inline constexpr ArgList kNone{};
     "permute", "aten::permute_copy.out")                                                         \
   X(MulOut, "mul", 4, true, Defines, "", kScalar, "", "", "")                                  \
   X(Sigmoid, "sigmoid", 4, true, Defines, "", kNone, "", "", "")                                 \
-  X(Gelu, "gelu", 4, true, Defines, "", kNone, "", "", "")
+  X(Gelu, "gelu", 4, true, Defines, "", kNone, "", "", "")                                       \
+  X(AddTensor, "add", 4, true, Defines, "", kOtherTensor, "", "", "")                            \
+  X(MulTensor, "mul", 4, true, Defines, "", kOtherTensor, "", "", "")
 
 enum class OpEffect : uint8_t { Defines, Mutates };
 

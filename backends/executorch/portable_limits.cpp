@@ -92,6 +92,8 @@ std::string op_limit(const Op& op, const OpInfo& oi, const ProgramInfo& info) {
     case OpKind::Relu:  // eager ops: the backend declares none (Backend::eager_ops)
     case OpKind::Sigmoid:
     case OpKind::Gelu:
+    case OpKind::AddTensor:
+    case OpKind::MulTensor:
     case OpKind::IndexCopy:
     case OpKind::IndexPut:
       return {};

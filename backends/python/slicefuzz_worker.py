@@ -40,6 +40,9 @@ OP_FORMS = [
     ("clone", re.compile(r"(\w+)\s*=\s*clone\((\w+)\)$")),
     ("add", re.compile(rf"(\w+)\s*=\s*add\((\w+),\s*({_INT})\)$")),
     ("mul", re.compile(rf"(\w+)\s*=\s*mul\((\w+),\s*({_INT})\)$")),
+    # The overloads of two tensors (add.Tensor, mul.Tensor): the third group a name.
+    ("add", re.compile(r"(\w+)\s*=\s*add\((\w+),\s*other=(\w+)\)$")),
+    ("mul", re.compile(r"(\w+)\s*=\s*mul\((\w+),\s*other=(\w+)\)$")),
     ("add_", re.compile(rf"add_\((\w+),\s*({_INT})\)$")),
     ("copy_", re.compile(r"copy_\((\w+),\s*(\w+)\)$")),
 ]
@@ -56,6 +59,10 @@ def value_dtypes(case):
         promoted = op[0] == "sigmoid" and not src.is_floating_point
         dtypes[op[1]] = torch.float32 if promoted else src
     return dtypes
+
+
+def is_int(s):
+    return re.match(r"^[+-]?\d+$", s) is not None
 
 
 def opt_int(s):
@@ -206,7 +213,7 @@ def eager_function(case):
     # outside any trace of f.
     dtypes = value_dtypes(case)
     mul_k = {op[1]: torch.tensor(int(op[3]), dtype=torch.int64).to(dtypes[op[2]]).item()
-             for op in case["ops"] if op[0] == "mul"}
+             for op in case["ops"] if op[0] == "mul" and is_int(op[3])}
 
     def f(x):
         env = {case["input"]: x}
@@ -250,6 +257,13 @@ def eager_function(case):
                 env[a[0]] = torch.index_copy(env[a[1]], int(a[2]), index, env[a[4]])
             elif kind == "clone":
                 env[a[0]] = env[a[1]].clone()
+            elif kind in ("add", "mul") and not is_int(a[2]):  # two tensors: one dtype, one size
+                t, u = env[a[1]], env[a[2]]
+                if t.dtype != u.dtype:
+                    raise RuntimeError("%s: dtypes differ (slicefuzz programs do not cast)" % kind)
+                if t.shape != u.shape:
+                    raise RuntimeError("%s: sizes differ (slicefuzz programs do not broadcast)" % kind)
+                env[a[0]] = torch.add(t, u) if kind == "add" else torch.mul(t, u)
             elif kind == "add":
                 src, k_ = env[a[1]], int(a[2])
                 env[a[0]] = (torch.logical_not(src) if k_ & 1 else src.clone()) if src.dtype == torch.bool else torch.add(src, k_)

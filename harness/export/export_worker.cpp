@@ -138,6 +138,14 @@ std::string op_line(const Op& op, const ProgramInfo& info, int k, bool aten_copi
       return op.result + " = torch.mul(" + op.src + ", mul_k_" + op.result + ")";
     case OpKind::Relu: return op.result + " = torch.relu(" + op.src + ")";
     case OpKind::Sigmoid: return op.result + " = torch.sigmoid(" + op.src + ")";
+    case OpKind::AddTensor:
+    case OpKind::MulTensor: {  // one dtype, one size, as the worker checks (programs neither cast nor broadcast)
+      const int other = info.ops[k].other;
+      if (info.values[other].dtype != info.values[src].dtype || info.values[other].sizes != info.values[src].sizes)
+        return std::string("raise RuntimeError('") + op_kind_name(op.kind) +
+               ": dtypes or sizes differ (slicefuzz programs neither cast nor broadcast)')";
+      return op.result + " = torch." + op_kind_name(op.kind) + "(" + op.src + ", " + op.other + ")";
+    }
     case OpKind::Gelu: return op.result + " = torch.nn.functional.gelu(" + op.src + ")";
     case OpKind::IndexPut: {  // indices = [None] * dim + [index]
       const int64_t r = static_cast<int64_t>(info.values[src].sizes.size());
