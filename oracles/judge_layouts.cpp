@@ -337,58 +337,6 @@ void op_result_into(const Op& op, const Layout& in, OpOutcome& r) {
   }
 }
 
-std::string copy_error(const Layout& target, const Layout& src) {
-  if (target.sizes == src.sizes) return {};
-  std::string t = "[", s = "[";
-  for (size_t i = 0; i < target.sizes.size(); ++i) t += (i ? ", " : "") + std::to_string(target.sizes[i]);
-  for (size_t i = 0; i < src.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(src.sizes[i]);
-  return "copy_: sizes " + s + "] and " + t + "] differ";
-}
-
-std::string other_operand_error(OpKind kind, const Layout& src, ScalarType src_dtype, const Layout& other,
-                                ScalarType other_dtype) {
-  if (kind != OpKind::AddTensor && kind != OpKind::MulTensor) return {};
-  const std::string name = op_kind_name(kind);
-  if (src_dtype != other_dtype)
-    return name + ": dtypes differ (" + std::string(scalar_type_name(src_dtype)) + " and " + std::string(scalar_type_name(other_dtype)) +
-           "; slicefuzz programs do not cast)";
-  if (src.sizes != other.sizes) {
-    std::string a = "[", b = "[";
-    for (size_t i = 0; i < src.sizes.size(); ++i) a += (i ? ", " : "") + std::to_string(src.sizes[i]);
-    for (size_t i = 0; i < other.sizes.size(); ++i) b += (i ? ", " : "") + std::to_string(other.sizes[i]);
-    return name + ": sizes " + a + "] and " + b + "] differ (slicefuzz programs do not broadcast)";
-  }
-  return {};
-}
-
-std::string copy_dtype_error(ScalarType target, ScalarType src) {
-  if (target == src) return {};
-  return "copy_: dtypes differ (" + std::string(scalar_type_name(src)) + " into " +
-         std::string(scalar_type_name(target)) + "; slicefuzz programs do not cast)";
-}
-
-std::string op_dtype_error(OpKind kind, ScalarType src) {
-  switch (kind) {
-    case OpKind::Relu:
-      if (src == ScalarType::Bool) return "relu: Boolean inputs not supported for relu";
-      if (src == ScalarType::Half) return "relu: float16 is not supported (torch 1.13's CPU clamp_min has no Half kernel)";
-      return {};
-    case OpKind::Sigmoid:
-      if (src == ScalarType::Half) return "sigmoid: float16 is not supported (torch 1.13's \"sigmoid_cpu\" has no Half kernel)";
-      return {};
-    case OpKind::Gelu:
-      if (src == ScalarType::Float || src == ScalarType::Double || src == ScalarType::BFloat16) return {};
-      return "gelu: " + std::string(scalar_type_name(src)) +
-             " is not supported (torch 1.13's CPU GeluKernelImpl takes float32, float64 and bfloat16)";
-    default: return {};
-  }
-}
-
-ScalarType op_result_dtype(OpKind kind, ScalarType src) {
-  if (kind == OpKind::Sigmoid && !is_floating(src)) return ScalarType::Float;
-  return src;
-}
-
 std::optional<StridedView> op_view(const Op& op, const StridedView& src) {
   StridedView v;
   if (!op_view_into(op, src, v)) return std::nullopt;
