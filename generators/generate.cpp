@@ -1,6 +1,7 @@
 #include "generators/generate.h"
 
 #include <mutex>
+#include <optional>
 #include <random>
 
 #include "generators/case_gen.h"
@@ -82,12 +83,21 @@ Case with_newer_schema_ops(Case c, uint64_t seed, uint64_t index, uint64_t attem
 // Version 4 on: mul in a share of the eager cases (an out-of-place add made a mul
 // by the same integer: the same sizes and dtype), from a stream of their own.
 constexpr uint64_t kMulStream = 0x736c6963656d756c;  // "slicemul"
+// A version-4 eager post-pass's own stream, or nullopt for a case it leaves alone
+// (an older version, no eager ops, or outside its share of `percent`).
+std::optional<std::mt19937_64> eager_share(const Case& c, uint64_t seed, uint64_t index, uint64_t stream,
+                                           uint64_t attempt, int version, size_t percent) {
+  if (version < kDynamicCaseVersion || !c.has_eager_ops()) return std::nullopt;
+  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, stream, attempt}).next());
+  if (rng() % 100 >= percent) return std::nullopt;
+  return rng;
+}
+
 Case with_mul(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
-  if (version < kDynamicCaseVersion || !c.has_eager_ops()) return c;
-  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kMulStream, attempt}).next());
-  if (rng() % 100 >= gen::weights::kMulEagerCasePercent) return c;
+  auto rng = eager_share(c, seed, index, kMulStream, attempt, version, gen::weights::kMulEagerCasePercent);
+  if (!rng) return c;
   for (Op& op : c.ops)
-    if (op.kind == OpKind::AddOut && rng() % 100 < gen::weights::kAddBecomesMulPercent) op.kind = OpKind::MulOut;
+    if (op.kind == OpKind::AddOut && (*rng)() % 100 < gen::weights::kAddBecomesMulPercent) op.kind = OpKind::MulOut;
   return c;
 }
 
@@ -95,12 +105,12 @@ Case with_mul(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int versi
 // the same operand, sizes and place), from a stream of their own.
 constexpr uint64_t kActivationStream = 0x736c696365616374;  // "sliceact"
 Case with_activations(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
-  if (version < kDynamicCaseVersion || !c.has_eager_ops()) return c;
-  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kActivationStream, attempt}).next());
-  if (rng() % 100 >= gen::weights::kActivationEagerCasePercent) return c;
+  auto rng = eager_share(c, seed, index, kActivationStream, attempt, version,
+                         gen::weights::kActivationEagerCasePercent);
+  if (!rng) return c;
   for (Op& op : c.ops) {
     if (op.kind != OpKind::Relu) continue;
-    const uint64_t roll = rng() % 100;
+    const uint64_t roll = (*rng)() % 100;
     if (roll < gen::weights::kReluBecomesSigmoidPercent) op.kind = OpKind::Sigmoid;
     else if (roll < gen::weights::kReluBecomesSigmoidPercent + gen::weights::kReluBecomesGeluPercent)
       op.kind = OpKind::Gelu;
@@ -112,13 +122,13 @@ Case with_activations(Case c, uint64_t seed, uint64_t index, uint64_t attempt, i
 // or mul by an integer made the op of two tensors), from a stream of their own.
 constexpr uint64_t kTwoTensorStream = 0x736c696365747774;  // "slicetwt"
 Case with_two_tensor_ops(Case c, uint64_t seed, uint64_t index, uint64_t attempt, int version) {
-  if (version < kDynamicCaseVersion || !c.has_eager_ops()) return c;
-  std::mt19937_64 rng(rc::Random(rc::Random::Key{seed, index, kTwoTensorStream, attempt}).next());
-  if (rng() % 100 >= gen::weights::kTwoTensorEagerCasePercent) return c;
+  auto rng = eager_share(c, seed, index, kTwoTensorStream, attempt, version,
+                         gen::weights::kTwoTensorEagerCasePercent);
+  if (!rng) return c;
   for (size_t i = 0; i < c.ops.size(); ++i)
     if ((c.ops[i].kind == OpKind::AddOut || c.ops[i].kind == OpKind::MulOut) &&
-        rng() % 100 < gen::weights::kArithmeticTakesTensorPercent)
-      gen::make_two_tensor_op(c, i, rng);
+        (*rng)() % 100 < gen::weights::kArithmeticTakesTensorPercent)
+      gen::make_two_tensor_op(c, i, *rng);
   return c;
 }
 

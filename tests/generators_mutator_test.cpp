@@ -122,21 +122,32 @@ TEST(Mutator, EagerMutatorsApplyToEagerProgramsOnly) {
   }
 }
 
-// SwapAddAndMul (version 4's mul): an eager program's out-of-place add becomes a
-// mul by the same integer, or back; nothing else changes; a copy-semantics case
-// has neither and is left alone.
-TEST(Mutator, SwapAddAndMulTurnsOneArithmeticOpIntoTheOther) {
+// Copy-semantics starting cases (no eager op), and generated eager programs: the
+// two sides of an eager mutator's test.
+std::vector<Case> copy_semantics_cases() {
   std::vector<Case> plain;
   for (const Case& c : starting_cases(60))
     if (!c.has_eager_ops()) plain.push_back(c);
-  ASSERT_FALSE(plain.empty());
-  EXPECT_EQ(apply_all(mutator("SwapAddAndMul"), plain, [](const Case&, const Case&) {}), 0);
+  return plain;
+}
+std::vector<Case> eager_cases(uint64_t n) {
   std::vector<Case> eager;
-  for (uint64_t i = 0; i < 100; ++i) {
+  for (uint64_t i = 0; i < n; ++i) {
     Case c = generate_case(31, i, /*eager=*/true);
     repair_case(c, kFuzzByteBudget, kFuzzMaxOps);
     eager.push_back(std::move(c));
   }
+  return eager;
+}
+
+// SwapAddAndMul (version 4's mul): an eager program's out-of-place add becomes a
+// mul by the same integer, or back; nothing else changes; a copy-semantics case
+// has neither and is left alone.
+TEST(Mutator, SwapAddAndMulTurnsOneArithmeticOpIntoTheOther) {
+  const std::vector<Case> plain = copy_semantics_cases();
+  ASSERT_FALSE(plain.empty());
+  EXPECT_EQ(apply_all(mutator("SwapAddAndMul"), plain, [](const Case&, const Case&) {}), 0);
+  const std::vector<Case> eager = eager_cases(100);
   const int applied = apply_all(mutator("SwapAddAndMul"), eager, [](const Case& before, const Case& after) {
     ASSERT_EQ(before.ops.size(), after.ops.size());
     int changed = 0;
@@ -158,17 +169,10 @@ TEST(Mutator, SwapAddAndMulTurnsOneArithmeticOpIntoTheOther) {
 // SwapActivation (version 4's sigmoid and gelu): one of relu, sigmoid, gelu
 // becomes another of them; nothing else changes; a case with none is left alone.
 TEST(Mutator, SwapActivationTurnsOneActivationIntoAnother) {
-  std::vector<Case> plain;
-  for (const Case& c : starting_cases(60))
-    if (!c.has_eager_ops()) plain.push_back(c);
+  const std::vector<Case> plain = copy_semantics_cases();
   ASSERT_FALSE(plain.empty());
   EXPECT_EQ(apply_all(mutator("SwapActivation"), plain, [](const Case&, const Case&) {}), 0);
-  std::vector<Case> eager;
-  for (uint64_t i = 0; i < 100; ++i) {
-    Case c = generate_case(31, i, /*eager=*/true);
-    repair_case(c, kFuzzByteBudget, kFuzzMaxOps);
-    eager.push_back(std::move(c));
-  }
+  const std::vector<Case> eager = eager_cases(100);
   const auto activation = [](OpKind k) { return k == OpKind::Relu || k == OpKind::Sigmoid || k == OpKind::Gelu; };
   std::set<OpKind> made;
   const int applied = apply_all(mutator("SwapActivation"), eager, [&](const Case& before, const Case& after) {

@@ -153,7 +153,7 @@ std::string py_layout_call(const Op& op, const ProgramInfo* info, int k) {
       args.insert(args.begin(), py(op.src));
       return py(op.result) + " = " + fn + "(" + join(args, ", ") + ")";
     }
-    case OpKind::AddTensor:  // one dtype and one size: the judge refuses others before export
+    case OpKind::AddTensor:  // one dtype and one size; a case whose operands differ fails at this op
     case OpKind::MulTensor:
       return py(op.result) + " = torch." + op_kind_name(op.kind) + "(" + py(op.src) + ", " + py(op.other) + ")";
     case OpKind::IndexCopy:  // the index as the int64 tensor torch takes
